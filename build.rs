@@ -1,0 +1,2 @@
+//! Build script (being written: builds the C child helper).
+fn main() {}

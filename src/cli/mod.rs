@@ -1,0 +1,72 @@
+//! Command-line front end. One file per subcommand; each owns its `Args` and `run`.
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod bench;
+mod diff;
+mod expect;
+mod linkcheck;
+mod main_job;
+mod matrix;
+mod probe;
+
+/// Probe this machine's spawn family, run the conformance suite and merge the capability matrix.
+///
+/// With no subcommand, runs the main job: probe this machine live, merge the result with the
+/// reports stored in the repository, write matrix.json, MATRIX.md and index.html to one folder
+/// and print the Markdown table.
+#[derive(Parser)]
+#[command(name = "spawnmatrix", version, about, long_about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    main_job: main_job::Args,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Probe this process's spawn capabilities (and run the conformance cases).
+    Probe(probe::Args),
+    /// Merge reports into one matrix (JSON, Markdown, HTML).
+    Matrix(matrix::Args),
+    /// List what changed between two matrices or reports, regressions first.
+    Diff(diff::Args),
+    /// Link small C probes against chosen sysroots for link-time evidence.
+    Linkcheck(linkcheck::Args),
+    /// Measure what a spawn costs, per strategy and per parent size.
+    Bench(bench::Args),
+    /// Write or refresh a target's expectation file from a run of the suite.
+    Expect(expect::Args),
+}
+
+/// Parses the command line and runs it; errors go to stderr with a non-zero status.
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        None => main_job::run(cli.main_job),
+        Some(Command::Probe(a)) => probe::run(a),
+        Some(Command::Matrix(a)) => matrix::run(a),
+        Some(Command::Diff(a)) => diff::run(a),
+        Some(Command::Linkcheck(a)) => linkcheck::run(a),
+        Some(Command::Bench(a)) => bench::run(a),
+        Some(Command::Expect(a)) => expect::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("spawnmatrix: {e}");
+            let mut source = e.source();
+            while let Some(s) = source {
+                eprintln!("  caused by: {s}");
+                source = s.source();
+            }
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// What every subcommand returns: an exit code, or an error printed with its causes.
+pub type CliResult = Result<ExitCode, Box<dyn std::error::Error>>;

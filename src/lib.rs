@@ -1,0 +1,25 @@
+//! spawnmatrix: a portability matrix and conformance suite for the POSIX spawn family, and one
+//! spawn implementation that behaves the same on every platform.
+//!
+//! - [`spawn`]: the shared spawn implementation (`Command`, `Child`, strategies).
+//! - [`caps`]: which spawn functions and flags this process can use, found at run time.
+//! - [`platform`]: what this platform is (os, kernel, arch, libc and its version).
+//! - [`child`]: the C child helper that reports its own state as JSON.
+//! - [`conformance`]: cases as data, subjects, outcomes and per-target expectations.
+//! - [`report`]: the probe report, the unit the matrix merges.
+//! - [`matrix`]: merging reports into one table and rendering it (JSON, Markdown, HTML).
+//! - [`linkcheck`]: link-time evidence from C probes linked against chosen sysroots.
+//! - [`bench`]: what a spawn costs, per strategy and per parent size.
+
+pub mod atomic;
+pub mod bench;
+pub mod caps;
+pub mod child;
+pub mod conformance;
+pub mod errno;
+pub mod linkcheck;
+pub mod matrix;
+pub mod platform;
+pub mod report;
+pub mod spawn;
+pub mod yaml;

@@ -1,0 +1,161 @@
+//! The probe report: what one run on one platform observed. It is the unit the matrix merges.
+//!
+//! The JSON form is versioned (`schema_version`) and described by `schema/report.schema.json`.
+//! Unknown fields are rejected so that a typo in a stored report is an error, not a silent gap.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// Bumped whenever a field changes meaning or a required field is added.
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// The version of the suite that produced a report (the crate version).
+pub const SUITE_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Report {
+    pub schema_version: u32,
+    pub suite_version: String,
+    /// RFC 3339, UTC.
+    pub generated_at: String,
+    pub platform: Platform,
+    /// Keyed by function or flag name (`posix_spawn_file_actions_addchdir_np`,
+    /// `POSIX_SPAWN_SETSID`).
+    pub capabilities: BTreeMap<String, Capability>,
+    /// Keyed by case id, then subject (`libc`, `shared`, `std`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub cases: BTreeMap<String, BTreeMap<String, CaseResult>>,
+    /// Spawn cost measurements, when `spawnmatrix bench` ran.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub perf: Option<Perf>,
+}
+
+/// Where a report was observed: the matrix column it lands in.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Platform {
+    /// `linux`, `macos`, `freebsd`, `cygwin`, ...
+    pub os: String,
+    /// Distribution or OS release (`debian 12`, `14.1-RELEASE`, `15.2`), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub os_version: Option<String>,
+    /// Kernel release (`uname -r`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kernel: Option<String>,
+    /// `x86_64`, `aarch64`, ...
+    pub arch: String,
+    /// The Rust target triple the probe was built for.
+    pub target: String,
+    pub libc: Libc,
+    pub provenance: Provenance,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Libc {
+    /// `glibc`, `musl`, `libSystem`, `freebsd-libc`, `cygwin`, ...
+    pub name: String,
+    /// The version, when the libc reports one or it can be inferred (then `detail` says how).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    /// How the version was found, or why it is unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+}
+
+/// How a report came to be.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Provenance {
+    /// `native`, `container` or `ci`.
+    pub kind: String,
+    /// Container image (`spawnmatrix/debian:bullseye`) or CI runner label (`macos-14`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    /// Free text: the machine or job that ran it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+}
+
+impl Platform {
+    /// A stable column key: `os[-os_version]-arch-libc[-libc_version]@provenance[:image]`.
+    pub fn key(&self) -> String {
+        let mut key = self.os.clone();
+        if let Some(v) = &self.os_version {
+            key.push('-');
+            key.push_str(&v.replace(' ', "_"));
+        }
+        key.push('-');
+        key.push_str(&self.arch);
+        key.push('-');
+        key.push_str(&self.libc.name);
+        if let Some(v) = &self.libc.version {
+            key.push('-');
+            key.push_str(v);
+        }
+        key.push('@');
+        key.push_str(&self.provenance.kind);
+        if let Some(image) = &self.provenance.image {
+            key.push(':');
+            key.push_str(image);
+        }
+        key
+    }
+}
+
+/// One function or flag as this process found it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Capability {
+    pub available: bool,
+    /// How it was found: `dlsym`, `static-symbol`, `setflags`, `kernel`, ... (see `caps`).
+    pub how: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// What one subject did for one case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CaseResult {
+    /// In the outcome grammar: `ok`, `add:ERRNO`, `returned:ERRNO`, `child-exit:N`,
+    /// `child-signal:SIGNAME`, `unsupported`, `skipped:REASON`.
+    pub outcome: String,
+    /// For `ok`: the facts that were checked, by name.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub facts: BTreeMap<String, serde_json::Value>,
+    /// Whether the outcome met the case's expectation for this platform.
+    pub verdict: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// Spawn cost on this platform, from `spawnmatrix bench`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Perf {
+    /// The strategy every ratio is divided by (the fastest raw method measured in the run).
+    pub floor: String,
+    pub iterations: u32,
+    pub entries: Vec<PerfEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PerfEntry {
+    pub strategy: String,
+    /// Touched parent memory, MiB.
+    pub parent_mib: u64,
+    pub min_us: f64,
+    pub median_us: f64,
+    pub p90_us: f64,
+    /// `median_us` divided by the floor's median at the same parent size.
+    pub ratio_to_floor: f64,
+}
+
+/// The current time in RFC 3339, UTC, to the second.
+pub fn now_rfc3339() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
