@@ -21,7 +21,10 @@ pub struct YamlError {
 /// Parses `text` (read from `file`, used only for messages) into `T`.
 pub fn from_str<T: DeserializeOwned>(file: &Path, text: &str) -> Result<T, YamlError> {
     serde_yaml_ng::from_str(text).map_err(|e| {
-        let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((0, 0));
+        let (line, column) = e
+            .location()
+            .map(|l| (l.line(), l.column()))
+            .unwrap_or((0, 0));
         YamlError {
             file: file.display().to_string(),
             line,

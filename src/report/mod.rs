@@ -69,7 +69,8 @@ pub struct Libc {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Provenance {
-    /// `native`, `container` or `ci`.
+    /// `native`, `container` or `ci` (evidence `run`), `link` (linked against a sysroot) or
+    /// `doc` (documented; every capability then names its `source`).
     pub kind: String,
     /// Container image (`spawnmatrix/debian:bullseye`) or CI runner label (`macos-14`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -114,6 +115,10 @@ pub struct Capability {
     pub how: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Where a documented claim comes from (repository and file, release notes, man page).
+    /// Required for `doc` evidence, absent for what was observed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
 }
 
 /// What one subject did for one case.
