@@ -17,6 +17,7 @@ pub mod caps;
 pub mod child;
 pub mod conformance;
 pub mod errno;
+pub mod fuzz;
 pub mod linkcheck;
 pub mod matrix;
 pub mod platform;

@@ -7,6 +7,7 @@ use clap::{Parser, Subcommand};
 mod bench;
 mod diff;
 mod expect;
+mod fuzz;
 mod linkcheck;
 mod main_job;
 mod matrix;
@@ -40,6 +41,8 @@ enum Command {
     Bench(bench::Args),
     /// Write or refresh a target's expectation file from a run of the suite.
     Expect(expect::Args),
+    /// Differential fuzzing: random file-action sequences through libc, shared and fork+exec.
+    Fuzz(fuzz::Args),
 }
 
 /// Parses the command line and runs it; errors go to stderr with a non-zero status.
@@ -53,6 +56,7 @@ pub fn main() -> ExitCode {
         Some(Command::Linkcheck(a)) => linkcheck::run(a),
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Expect(a)) => expect::run(a),
+        Some(Command::Fuzz(a)) => fuzz::run(a),
     };
     match result {
         Ok(code) => code,
