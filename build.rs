@@ -7,6 +7,10 @@
 mod child;
 #[path = "build/hash.rs"]
 mod hash;
+#[path = "build/link_probe.rs"]
+mod link_probe;
+#[path = "src/sys/symbols.rs"]
+mod symbols;
 #[path = "build/target.rs"]
 mod target;
 
@@ -16,4 +20,5 @@ fn main() {
     let target = target::Target::from_env();
     println!("cargo:rustc-env=SPAWNMATRIX_TARGET={}", target.triple);
     child::embed(&target);
+    link_probe::probe(&target);
 }
