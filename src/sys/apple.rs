@@ -1,14 +1,11 @@
 //! Apple: the `libc` crate lacks `POSIX_SPAWN_SETSID`. macOS has no SETSCHEDULER or
 //! SETSCHEDPARAM flags at all.
 
-use super::flags::{libc_flags, DeclaredBy, SpawnFlag};
+use super::flags::{libc_flags, posix_base_flags, DeclaredBy, SpawnFlag};
 
 pub(super) const FLAGS: &[&[SpawnFlag]] = &[
+    posix_base_flags!(),
     libc_flags![
-        POSIX_SPAWN_RESETIDS,
-        POSIX_SPAWN_SETPGROUP,
-        POSIX_SPAWN_SETSIGDEF,
-        POSIX_SPAWN_SETSIGMASK,
         POSIX_SPAWN_CLOEXEC_DEFAULT,
         POSIX_SPAWN_SETEXEC,
         POSIX_SPAWN_START_SUSPENDED,

@@ -1,12 +1,5 @@
-//! Cygwin: the POSIX flags the `libc` crate declares.
+//! Cygwin: the POSIX flags the `libc` crate declares (newlib's spawn.h has no SETSID).
 
-use super::flags::{libc_flags, SpawnFlag};
+use super::flags::{posix_base_flags, posix_sched_flags, SpawnFlag};
 
-pub(super) const FLAGS: &[&[SpawnFlag]] = &[libc_flags![
-    POSIX_SPAWN_RESETIDS,
-    POSIX_SPAWN_SETPGROUP,
-    POSIX_SPAWN_SETSIGDEF,
-    POSIX_SPAWN_SETSIGMASK,
-    POSIX_SPAWN_SETSCHEDPARAM,
-    POSIX_SPAWN_SETSCHEDULER,
-]];
+pub(super) const FLAGS: &[&[SpawnFlag]] = &[posix_base_flags!(), posix_sched_flags!()];

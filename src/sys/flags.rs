@@ -60,6 +60,28 @@ macro_rules! libc_flags {
 }
 pub(super) use libc_flags;
 
+/// The four flags every POSIX `<spawn.h>` has.
+macro_rules! posix_base_flags {
+    () => {
+        $crate::sys::flags::libc_flags![
+            POSIX_SPAWN_RESETIDS,
+            POSIX_SPAWN_SETPGROUP,
+            POSIX_SPAWN_SETSIGDEF,
+            POSIX_SPAWN_SETSIGMASK,
+        ]
+    };
+}
+pub(super) use posix_base_flags;
+
+/// The two POSIX scheduling flags (Process Scheduling option; macOS lacks them).
+#[allow(unused_macros)] // Not every platform module uses it.
+macro_rules! posix_sched_flags {
+    () => {
+        $crate::sys::flags::libc_flags![POSIX_SPAWN_SETSCHEDPARAM, POSIX_SPAWN_SETSCHEDULER]
+    };
+}
+#[allow(unused_imports)]
+pub(super) use posix_sched_flags;
 #[cfg(test)]
 mod tests {
     use super::{by_name, for_target, ALL};

@@ -12,11 +12,7 @@ pub mod spawn_ext;
 pub mod symbols;
 
 // One module per platform: the flag values the `libc` crate lacks there.
-#[cfg_attr(all(target_os = "linux", target_env = "gnu"), path = "linux_gnu.rs")]
-#[cfg_attr(
-    all(target_os = "linux", not(target_env = "gnu")),
-    path = "linux_other.rs"
-)]
+#[cfg_attr(target_os = "linux", path = "linux.rs")]
 #[cfg_attr(target_vendor = "apple", path = "apple.rs")]
 #[cfg_attr(target_os = "freebsd", path = "freebsd.rs")]
 #[cfg_attr(target_os = "cygwin", path = "cygwin.rs")]

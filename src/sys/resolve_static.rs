@@ -15,13 +15,9 @@ pub(super) const UNKNOWN_REASON: Option<&str> = Some(
      newer symbol is treated as absent",
 );
 
-/// Generates `linked()`, the (name, address) pairs for the symbols the probe found, and
-/// `LISTED`, every name the macro was given (a test checks it matches `SPAWN_SYMBOLS`).
+/// Generates `linked()`: (name, address) for each symbol the build-time probe found.
 macro_rules! linked {
     ($($name:literal),* $(,)?) => {
-        #[cfg(test)]
-        pub(super) const LISTED: &[&str] = &[$($name),*];
-
         fn linked() -> Vec<(&'static str, *mut c_void)> {
             #[allow(unused_mut)]
             let mut found = Vec::new();
@@ -40,20 +36,7 @@ macro_rules! linked {
     };
 }
 
-linked![
-    "posix_spawn",
-    "posix_spawnp",
-    "posix_spawn_file_actions_addchdir_np",
-    "posix_spawn_file_actions_addfchdir_np",
-    "posix_spawn_file_actions_addchdir",
-    "posix_spawn_file_actions_addfchdir",
-    "posix_spawn_file_actions_addclosefrom_np",
-    "posix_spawn_file_actions_addtcsetpgrp_np",
-    "posix_spawn_file_actions_addinherit_np",
-    "posix_spawnattr_setcgroup_np",
-    "pidfd_spawn",
-    "pidfd_spawnp",
-];
+crate::sys::symbols::with_spawn_symbols!(linked);
 
 pub(super) fn find(name: &str) -> Option<*mut c_void> {
     linked()
