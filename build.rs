@@ -3,6 +3,8 @@
 //!
 //! Each job lives in its own module under `build/`.
 
+#[path = "build/bench_vfork.rs"]
+mod bench_vfork;
 #[path = "build/child.rs"]
 mod child;
 #[path = "build/hash.rs"]
@@ -21,4 +23,5 @@ fn main() {
     println!("cargo:rustc-env=SPAWNMATRIX_TARGET={}", target.triple);
     child::embed(&target);
     link_probe::probe(&target);
+    bench_vfork::build(&target);
 }

@@ -25,6 +25,10 @@ mod progress;
 mod reap;
 mod render;
 mod runner;
+#[cfg_attr(
+    not(any(target_os = "linux", spawnmatrix_vfork_shim)),
+    allow(dead_code)
+)]
 mod signals;
 mod size;
 mod stats;

@@ -6,12 +6,10 @@ use std::os::raw::{c_int, c_void};
 use std::ptr;
 
 use super::super::plan::exec_child;
-use super::super::reap::reap;
-use super::super::signals::{self, BlockAll};
+use super::super::signals;
 use super::super::workload::Workload;
-use super::fork::spawn_error;
-use super::{Candidate, Method};
-use crate::bench::BenchError;
+use super::super::BenchError;
+use super::{shared_vm, Candidate, Method};
 
 pub const FLOOR: &str = "raw:clone_vfork";
 
@@ -49,27 +47,20 @@ impl Method for CloneVfork {
     }
 
     fn spawn_wait(&mut self, w: &Workload) -> Result<(), BenchError> {
-        let mut fds = w.spawn_fds().map_err(|e| spawn_error(self, e))?;
-        let blocked = BlockAll::new().map_err(|e| spawn_error(self, e))?;
-        let plan = w.child_plan(&fds, &self.reset, Some(blocked.old_mask()));
-        // SAFETY: the child runs on its own stack and only calls async-signal-safe functions
-        // (`exec_child`); CLONE_VFORK suspends this thread until it has exec'd or exited, so
-        // `plan`, `fds` and the stack outlive its use of them.
-        let pid = unsafe {
-            libc::clone(
-                clone_entry,
-                self.stack.top(),
-                libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
-                &plan as *const _ as *mut c_void,
-            )
-        };
-        let err = io::Error::last_os_error();
-        drop(blocked);
-        fds.spawned();
-        if pid < 0 {
-            return Err(spawn_error(self, err));
-        }
-        reap(self.name(), pid)
+        let top = self.stack.top();
+        shared_vm::spawn_wait(self, w, &self.reset, |plan| {
+            // SAFETY: the child runs on its own stack and only calls async-signal-safe
+            // functions (`exec_child`) with signals blocked; CLONE_VFORK suspends this thread
+            // until it has exec'd or exited, so the plan and the stack outlive its use.
+            unsafe {
+                libc::clone(
+                    clone_entry,
+                    top,
+                    libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD,
+                    plan,
+                )
+            }
+        })
     }
 }
 

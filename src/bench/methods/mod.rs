@@ -8,7 +8,20 @@ use super::BenchError;
 mod addfchdir;
 mod fork;
 mod posix_spawn;
+// Unused where neither clone nor the vfork shim exists (cross builds for `cargo check`).
+#[cfg_attr(
+    not(any(target_os = "linux", spawnmatrix_vfork_shim)),
+    allow(dead_code)
+)]
+mod shared_vm;
 mod std_command;
+
+#[cfg(spawnmatrix_vfork_shim)]
+#[path = "vfork.rs"]
+mod vfork;
+#[cfg(not(spawnmatrix_vfork_shim))]
+#[path = "no_vfork.rs"]
+mod vfork;
 
 #[cfg(target_os = "linux")]
 #[path = "clone_vfork.rs"]
@@ -42,6 +55,7 @@ pub const FLOOR_PREFERENCE: &[&str] =
 /// Every method this platform has for `workload`, in display order.
 pub fn all(workload: &Workload) -> Vec<Candidate> {
     let mut methods = platform::methods(workload);
+    methods.push(vfork::candidate(workload));
     methods.push(fork::Fork::candidate(workload));
     methods.push(posix_spawn::PosixSpawn::candidate(workload));
     methods.extend(std_command::StdCommand::candidates(workload));
