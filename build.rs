@@ -3,6 +3,8 @@
 //!
 //! Each job lives in its own module under `build/`.
 
+#[path = "build/bench_vfork.rs"]
+mod bench_vfork;
 #[path = "build/child.rs"]
 mod child;
 #[path = "build/hash.rs"]
@@ -16,4 +18,5 @@ fn main() {
     let target = target::Target::from_env();
     println!("cargo:rustc-env=SPAWNMATRIX_TARGET={}", target.triple);
     child::embed(&target);
+    bench_vfork::build(&target);
 }
