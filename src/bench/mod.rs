@@ -32,6 +32,7 @@ mod runner;
 mod signals;
 mod size;
 mod stats;
+pub mod targets;
 mod workload;
 
 pub use error::BenchError;
