@@ -89,6 +89,9 @@ pub fn markdown(m: &Measurement) -> String {
         load(m.load_after),
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
+    for (name, note) in &m.notes {
+        let _ = writeln!(out, "\n`{name}`: {note}.");
+    }
     for s in &m.skipped {
         let _ = writeln!(out, "\nNot measured: `{}`: {}.", s.name, s.reason);
     }
