@@ -65,6 +65,16 @@ pub fn path_for(targets: &Path, libc: &LibcId) -> PathBuf {
     dir.join("default.yaml")
 }
 
+/// Where `spawnmatrix expect` writes for `libc`: `<version>.yaml` when the version is known,
+/// else `default.yaml`.
+pub fn write_path_for(targets: &Path, libc: &LibcId) -> PathBuf {
+    let dir = targets.join(libc.family).join("expectations");
+    match &libc.version {
+        Some(version) => dir.join(format!("{version}.yaml")),
+        None => dir.join("default.yaml"),
+    }
+}
+
 /// The file at `path`, or `None` when there is none. Every case id in it must be one of
 /// `known_ids` and every outcome must parse.
 pub fn load(path: &Path, known_ids: &[&str]) -> Result<Option<ExpectationFile>, LoadError> {
@@ -140,8 +150,8 @@ mod tests {
 
     #[rstest]
     #[case("exec-enoent", "returned:ENOENT", None)]
-    #[case("no-such-case", "returned:ENOENT", Some(6))]
-    #[case("exec-enoent", "exited", Some(6))]
+    #[case("no-such-case", "returned:ENOENT", Some(7))]
+    #[case("exec-enoent", "exited", Some(7))]
     fn round_trip_and_errors(
         #[case] id: &str,
         #[case] outcome: &str,

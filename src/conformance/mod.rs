@@ -40,15 +40,19 @@ use sys::LibcId;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Subject {
     Libc,
+    /// `spawnmatrix::spawn`: one trial runs every strategy available here, one after the
+    /// other in the same runner; the report holds their common outcome.
+    Shared,
     Std,
 }
 
 impl Subject {
-    pub const ALL: [Subject; 2] = [Subject::Libc, Subject::Std];
+    pub const ALL: [Subject; 3] = [Subject::Libc, Subject::Shared, Subject::Std];
 
     pub fn name(self) -> &'static str {
         match self {
             Subject::Libc => "libc",
+            Subject::Shared => "shared",
             Subject::Std => "std",
         }
     }
@@ -57,6 +61,7 @@ impl Subject {
     pub fn inexpressible(self, case: &case::Case) -> Option<String> {
         match self {
             Subject::Libc => None,
+            Subject::Shared => subject::shared_expressible(case).err(),
             Subject::Std => subject::std_expressible(case).err(),
         }
     }
@@ -64,6 +69,10 @@ impl Subject {
     fn variants(self) -> Vec<Variant> {
         match self {
             Subject::Libc => vec![Variant::Libc],
+            Subject::Shared => subject::shared_strategies()
+                .into_iter()
+                .map(Variant::Shared)
+                .collect(),
             Subject::Std => vec![Variant::Std],
         }
     }
@@ -161,21 +170,23 @@ pub fn run_trial(
     };
     match subject {
         Subject::Libc => verdict::libc(&case.case, run, suite.expectations.as_ref()),
+        Subject::Shared => verdict::shared(&case.case, &runs),
         Subject::Std => verdict::std(&case.case, run),
     }
 }
 
-/// Every case for every subject, keyed by case id then subject name; trials run on
+/// Every case for the given subjects, keyed by case id then subject name; trials run on
 /// `parallel` threads.
-pub fn run_all(
+pub fn run_subjects(
     suite: &Suite,
     options: &Options,
+    subjects: &[Subject],
     parallel: usize,
 ) -> BTreeMap<String, BTreeMap<String, CaseResult>> {
     let jobs: Vec<(&LoadedCase, Subject)> = suite
         .cases
         .iter()
-        .flat_map(|c| Subject::ALL.into_iter().map(move |s| (c, s)))
+        .flat_map(|c| subjects.iter().map(move |s| (c, *s)))
         .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(BTreeMap::<String, BTreeMap<String, CaseResult>>::new());
@@ -205,5 +216,5 @@ pub fn run_for_report(
     let suite = Suite::load_default()?;
     let options = Options::current()?;
     let parallel = std::thread::available_parallelism().map_or(2, |n| n.get());
-    Ok(run_all(&suite, &options, parallel))
+    Ok(run_subjects(&suite, &options, &Subject::ALL, parallel))
 }

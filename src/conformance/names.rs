@@ -90,19 +90,9 @@ pub fn is_spawn_flag(name: &str) -> bool {
     KNOWN.contains(&name)
 }
 
-/// The value of spawn flag `name` here, `None` when this platform does not define it.
+/// The value of spawn flag `name` (`SETSID`) here, `None` when this target has no value.
 pub fn spawn_flag(name: &str) -> Option<libc::c_short> {
-    let common: &[(&str, c_int)] = &[
-        ("RESETIDS", libc::POSIX_SPAWN_RESETIDS),
-        ("SETPGROUP", libc::POSIX_SPAWN_SETPGROUP),
-        ("SETSIGDEF", libc::POSIX_SPAWN_SETSIGDEF),
-        ("SETSIGMASK", libc::POSIX_SPAWN_SETSIGMASK),
-    ];
-    common
-        .iter()
-        .chain(sys::SPAWN_FLAGS)
-        .find(|(n, _)| *n == name)
-        .map(|(_, v)| *v as libc::c_short)
+    crate::sys::flags::by_name(&format!("POSIX_SPAWN_{name}")).map(|f| f.value)
 }
 
 /// The number of a scheduling policy name, where this platform defines it.

@@ -114,7 +114,7 @@ impl Plan {
                     .collect::<Result<_, _>>()?,
             ),
         };
-        Ok(Plan {
+        let plan = Plan {
             program: vars.expand(&case.program).into_bytes(),
             argv_override: case.argv.as_deref().map(all).transpose()?,
             helper_opts,
@@ -122,7 +122,16 @@ impl Plan {
             image: case.image,
             envp,
             actions,
-        })
+        };
+        let strings = [&plan.program]
+            .into_iter()
+            .chain(plan.argv_override.iter().flatten())
+            .chain(&plan.args)
+            .chain(plan.envp.iter().flatten());
+        if strings.into_iter().any(|s| s.contains(&0)) {
+            return Err("a program, argv or envp string contains a NUL byte".into());
+        }
+        Ok(plan)
     }
 
     /// The argv for one spawn whose helper reports to `report`, with `extra` appended.

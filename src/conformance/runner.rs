@@ -70,7 +70,10 @@ fn parse_variant(label: &str) -> Result<Variant, String> {
     match label {
         "libc" => Ok(Variant::Libc),
         "std" => Ok(Variant::Std),
-        other => Err(format!("unknown variant {other}")),
+        other => match other.strip_prefix("shared/") {
+            Some(strategy) => Ok(Variant::Shared(strategy.to_string())),
+            None => Err(format!("unknown variant {other}")),
+        },
     }
 }
 
@@ -242,15 +245,22 @@ impl World {
             },
         };
         run.failures.extend(baseline.problems());
-        let placed = &mut self.placed;
-        let parent = checks::parent(&case.expect.child, vars, |reader| {
-            for spec in &case.setup.fds {
-                if spec.pipe.as_ref().is_some_and(|p| p.peer == reader) {
-                    placed.close(spec.fd);
+        // Files, offsets and pipes say something only when the child ran.
+        let child_ran = matches!(
+            run.outcome.parse::<Outcome>(),
+            Ok(Outcome::Ok | Outcome::ChildExit(_) | Outcome::ChildSignal(_))
+        );
+        if child_ran {
+            let placed = &mut self.placed;
+            let parent = checks::parent(&case.expect.child, vars, |reader| {
+                for spec in &case.setup.fds {
+                    if spec.pipe.as_ref().is_some_and(|p| p.peer == reader) {
+                        placed.close(spec.fd);
+                    }
                 }
-            }
-        });
-        absorb(&mut run, parent, vars);
+            });
+            absorb(&mut run, parent, vars);
+        }
         run
     }
 }

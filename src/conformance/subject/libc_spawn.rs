@@ -10,7 +10,7 @@ use libc::{c_char, c_int, posix_spawn_file_actions_t, posix_spawnattr_t};
 
 use super::wait::Pid;
 use super::{NotStarted, Running, Spawner};
-use crate::conformance::case::{Attrs, Case, ChdirApi, Pgroup, PidArg, SpawnFn};
+use crate::conformance::case::{Attrs, Case, ChdirApi, PidArg, SpawnFn};
 use crate::conformance::names;
 use crate::conformance::outcome::Outcome;
 use crate::conformance::plan::{Plan, PlannedAction};
@@ -199,11 +199,7 @@ fn set_attrs(at: *mut posix_spawnattr_t, attrs: &Attrs) -> Result<(), NotStarted
             libc::posix_spawnattr_setflags(at, flags),
         )?;
         if let Some(pgroup) = attrs.pgroup {
-            let pgid = match pgroup {
-                Pgroup::New => 0,
-                Pgroup::Parent => libc::getpgrp(),
-                Pgroup::Nonexistent => libc::pid_t::MAX - 1,
-            };
+            let pgid = super::pgid_for(pgroup);
             ok(
                 "posix_spawnattr_setpgroup",
                 libc::posix_spawnattr_setpgroup(at, pgid),
@@ -231,7 +227,8 @@ fn set_attrs(at: *mut posix_spawnattr_t, attrs: &Attrs) -> Result<(), NotStarted
                 format!("{} is not defined here", sched.policy),
             )
         })?;
-        match sys::set_sched(at, policy, sched.priority) {
+        // SAFETY: `at` is initialised.
+        match unsafe { sys::set_sched(at, policy, sched.priority) } {
             Ok(()) => {}
             Err(libc::ENOSYS) => {
                 return Err(NotStarted::new(

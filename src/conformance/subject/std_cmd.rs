@@ -2,10 +2,10 @@
 //! descriptor, one working directory, a process group, environment changes, argv[0]).
 
 use std::ffi::OsStr;
-use std::os::fd::{BorrowedFd, RawFd};
+use std::os::fd::RawFd;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 use super::{NotStarted, Running, Spawner};
 use crate::conformance::case::{Case, ChdirApi, Env, Pgroup, PidArg, Scenario, SpawnFn};
@@ -23,17 +23,8 @@ pub fn expressible(case: &Case) -> Result<(), String> {
     if matches!(case.env, Env::NullPointer) {
         return Err("std cannot pass a null envp".into());
     }
-    if let Env::Exact { entries } = &case.env {
-        let mut names = std::collections::BTreeSet::new();
-        let is_map = entries.iter().all(|e| match e {
-            crate::conformance::case::Arg::Text(t) => t
-                .find('=')
-                .is_some_and(|i| i > 0 && names.insert(t[..i].to_string())),
-            _ => false,
-        });
-        if !is_map {
-            return Err("std's environment is a map of distinct NAME=VALUE".into());
-        }
+    if !super::env_is_map(&case.env) {
+        return Err("std's environment is a map of distinct NAME=VALUE".into());
     }
     if case.argv.as_ref().is_some_and(|a| a.is_empty()) {
         return Err("std always passes argv[0]".into());
@@ -70,12 +61,7 @@ pub struct StdSpawner {
 
 impl StdSpawner {
     pub fn new(case: &Case, plan: &Plan) -> Result<StdSpawner, NotStarted> {
-        expressible(case).map_err(|why| {
-            NotStarted::new(
-                crate::conformance::outcome::Outcome::Skipped("not-expressible".into()),
-                why,
-            )
-        })?;
+        expressible(case).map_err(NotStarted::not_expressible)?;
         Ok(StdSpawner {
             plan: plan.clone(),
             pgroup: case.attrs.as_ref().and_then(|a| a.pgroup),
@@ -85,11 +71,7 @@ impl StdSpawner {
 }
 
 fn stdio_from(fd: RawFd) -> Result<Stdio, NotStarted> {
-    // SAFETY: the case's setup fd is open for the whole spawn; it is only duplicated here.
-    let owned = unsafe { BorrowedFd::borrow_raw(fd) }
-        .try_clone_to_owned()
-        .map_err(|e| NotStarted::returned(&e))?;
-    Ok(Stdio::from(owned))
+    super::duplicate(fd).map(Stdio::from)
 }
 
 impl Spawner for StdSpawner {
@@ -104,14 +86,7 @@ impl Spawner for StdSpawner {
         }
         cmd.args(argv.iter().skip(1).map(|a| OsStr::from_bytes(a)));
         cmd.env_clear();
-        for entry in envp.unwrap_or_default() {
-            let (k, v) =
-                entry.split_at(entry.iter().position(|&b| b == b'=').unwrap_or(entry.len()));
-            cmd.env(
-                OsStr::from_bytes(k),
-                OsStr::from_bytes(v.get(1..).unwrap_or_default()),
-            );
-        }
+        cmd.envs(super::env_pairs(envp));
         for action in self.plan.actions.as_deref().unwrap_or_default() {
             match action {
                 PlannedAction::Dup2(from, 0) => {
@@ -127,40 +102,16 @@ impl Spawner for StdSpawner {
                     cmd.current_dir(OsStr::from_bytes(path));
                 }
                 _ => {
-                    return Err(NotStarted::new(
-                        crate::conformance::outcome::Outcome::Skipped("not-expressible".into()),
-                        format!("{action:?}"),
-                    ))
+                    return Err(NotStarted::not_expressible(format!("{action:?}")));
                 }
             }
         }
-        match self.pgroup {
-            Some(Pgroup::New) => {
-                cmd.process_group(0);
-            }
-            Some(Pgroup::Parent) => {
-                // SAFETY: getpgrp only queries.
-                cmd.process_group(unsafe { libc::getpgrp() });
-            }
-            _ => {}
+        if let Some(pgroup) = self.pgroup {
+            cmd.process_group(super::pgid_for(pgroup));
         }
         let child = cmd.spawn().map_err(|e| NotStarted::returned(&e))?;
         Ok(Box::new(StdChild(child)))
     }
 }
 
-struct StdChild(Child);
-
-impl Running for StdChild {
-    fn try_wait(&mut self) -> std::io::Result<Option<i32>> {
-        Ok(self.0.try_wait()?.map(|s| s.into_raw()))
-    }
-
-    fn kill(&mut self) {
-        let _ = self.0.kill();
-    }
-
-    fn pid(&self) -> Option<i32> {
-        i32::try_from(self.0.id()).ok()
-    }
-}
+super::wait::running_child!(StdChild, std::process::Child);

@@ -51,6 +51,29 @@ pub fn status_outcome(status: i32) -> Outcome {
     }
 }
 
+/// Defines `$name`, a [`Running`] around a `Command`-style child whose exit status has
+/// `into_raw`.
+macro_rules! running_child {
+    ($name:ident, $child:ty) => {
+        pub struct $name(pub $child);
+
+        impl $crate::conformance::subject::Running for $name {
+            fn try_wait(&mut self) -> std::io::Result<Option<i32>> {
+                Ok(self.0.try_wait()?.map(|s| s.into_raw()))
+            }
+
+            fn kill(&mut self) {
+                let _ = self.0.kill();
+            }
+
+            fn pid(&self) -> Option<i32> {
+                i32::try_from(self.0.id()).ok()
+            }
+        }
+    };
+}
+pub(crate) use running_child;
+
 /// A child known by pid (or any child, for `-1`), reaped with `waitpid`.
 pub struct Pid(pub libc::pid_t);
 

@@ -1,13 +1,6 @@
-//! Linux (any libc): spawn flags and scheduling policies.
+//! Linux (any libc): scheduling policies.
 
 use libc::c_int;
-
-pub const SPAWN_FLAGS: &[(&str, c_int)] = &[
-    ("SETSCHEDPARAM", libc::POSIX_SPAWN_SETSCHEDPARAM),
-    ("SETSCHEDULER", libc::POSIX_SPAWN_SETSCHEDULER),
-    ("SETSID", libc::POSIX_SPAWN_SETSID as c_int),
-    ("USEVFORK", libc::POSIX_SPAWN_USEVFORK as c_int),
-];
 
 pub const SCHED_POLICIES: &[(&str, c_int)] = &[
     ("SCHED_OTHER", libc::SCHED_OTHER),

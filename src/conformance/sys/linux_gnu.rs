@@ -1,13 +1,8 @@
-//! glibc: the version from `gnu_get_libc_version`, extensions by `dlsym` (so one binary built
-//! for an old baseline still finds what a newer glibc has).
+//! glibc: the version comes from `gnu_get_libc_version`.
 
 use std::ffi::CStr;
 
-use super::{Ext, LibcId};
-
-pub fn ext() -> Ext {
-    Ext::by_dlsym()
-}
+use super::LibcId;
 
 pub fn libc_identity() -> LibcId {
     // SAFETY: returns a static NUL-terminated string.

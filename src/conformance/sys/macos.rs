@@ -1,21 +1,17 @@
-//! macOS libSystem: extensions by `dlsym`; the sched spawn attributes are not supported
-//! (`#if 0` in `<spawn.h>`), and the `libc` crate declares no SETSID for Apple.
+//! macOS libSystem: the sched spawn attributes are not supported (`#if 0` in `<spawn.h>`).
 
 use libc::c_int;
 
-use super::{Attr, Ext, LibcId};
-
-pub const SPAWN_FLAGS: &[(&str, c_int)] = &[];
+use super::{Attr, LibcId};
 
 pub const SCHED_POLICIES: &[(&str, c_int)] = &[];
 
 /// Always unsupported here: the caller reports `unsupported`.
-pub fn set_sched(_attr: *mut Attr, _policy: c_int, _priority: c_int) -> Result<(), c_int> {
+///
+/// # Safety
+/// Nothing is dereferenced; `unsafe` only matches the other platforms.
+pub unsafe fn set_sched(_attr: *mut Attr, _policy: c_int, _priority: c_int) -> Result<(), c_int> {
     Err(libc::ENOSYS)
-}
-
-pub fn ext() -> Ext {
-    Ext::by_dlsym()
 }
 
 pub fn libc_identity() -> LibcId {

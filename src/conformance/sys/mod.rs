@@ -1,10 +1,11 @@
-//! What differs by platform for the engine: the libc's identity, the spawn functions newer
-//! than the build baseline, spawn flags and scheduling policies. `cfg` lives only here; each
-//! platform gets one module.
+//! What differs by platform for the engine: the libc's identity and the scheduling policies
+//! (one module per platform; `cfg` lives only here). The newer spawn functions come from
+//! [`crate::sys::spawn_ext`], looked up one name at a time so the `_np` and POSIX.1-2024
+//! names can be told apart.
 
-use libc::{c_char, c_int, posix_spawn_file_actions_t, posix_spawnattr_t};
+use libc::posix_spawnattr_t;
 
-mod dl;
+pub use crate::sys::spawn_ext::{AddFdFn, AddPathFn};
 
 #[cfg(any(target_os = "linux", target_os = "freebsd"))]
 mod sched;
@@ -14,34 +15,29 @@ pub use sched::set_sched;
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "linux")]
-pub use linux::{SCHED_POLICIES, SPAWN_FLAGS};
+pub use linux::SCHED_POLICIES;
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 mod linux_gnu;
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-pub use linux_gnu::{ext, libc_identity};
+pub use linux_gnu::libc_identity;
 
 #[cfg(all(target_os = "linux", target_env = "musl"))]
 mod linux_musl;
 #[cfg(all(target_os = "linux", target_env = "musl"))]
-pub use linux_musl::{ext, libc_identity};
+pub use linux_musl::libc_identity;
 
 #[cfg(target_os = "freebsd")]
 mod freebsd;
 #[cfg(target_os = "freebsd")]
-pub use freebsd::{ext, libc_identity, SCHED_POLICIES, SPAWN_FLAGS};
+pub use freebsd::{libc_identity, SCHED_POLICIES};
 
 #[cfg(target_vendor = "apple")]
 mod macos;
 #[cfg(target_vendor = "apple")]
-pub use macos::{ext, libc_identity, set_sched, SCHED_POLICIES, SPAWN_FLAGS};
+pub use macos::{libc_identity, set_sched, SCHED_POLICIES};
 
-/// `posix_spawn_file_actions_add{chdir,chdir_np}`.
-pub type AddPathFn = unsafe extern "C" fn(*mut posix_spawn_file_actions_t, *const c_char) -> c_int;
-/// `posix_spawn_file_actions_add{fchdir,fchdir_np,closefrom_np}`.
-pub type AddFdFn = unsafe extern "C" fn(*mut posix_spawn_file_actions_t, c_int) -> c_int;
-
-/// The spawn functions that not every libc has, found at run time; `None` when absent.
+/// The spawn functions that not every libc has; `None` when absent here.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Ext {
     pub addchdir_np: Option<AddPathFn>,
@@ -51,18 +47,27 @@ pub struct Ext {
     pub addclosefrom_np: Option<AddFdFn>,
 }
 
-impl Ext {
-    /// Every function looked up by name in the running process.
-    fn by_dlsym() -> Ext {
-        // SAFETY: each name is looked up with the signature its libc documents.
-        unsafe {
-            Ext {
-                addchdir_np: dl::lookup(c"posix_spawn_file_actions_addchdir_np"),
-                addfchdir_np: dl::lookup(c"posix_spawn_file_actions_addfchdir_np"),
-                addchdir: dl::lookup(c"posix_spawn_file_actions_addchdir"),
-                addfchdir: dl::lookup(c"posix_spawn_file_actions_addfchdir"),
-                addclosefrom_np: dl::lookup(c"posix_spawn_file_actions_addclosefrom_np"),
-            }
+/// The address of `name` typed as `F`.
+///
+/// # Safety
+/// `F` must be the C signature of `name`.
+unsafe fn typed<F: Copy>(name: &'static str) -> Option<F> {
+    let found = crate::sys::spawn_ext::find_symbol(name)?;
+    Some(std::mem::transmute_copy::<*mut libc::c_void, F>(
+        &found.func,
+    ))
+}
+
+/// Looks every function up by its exact name.
+pub fn ext() -> Ext {
+    // SAFETY: each name gets the signature its libc headers declare.
+    unsafe {
+        Ext {
+            addchdir_np: typed("posix_spawn_file_actions_addchdir_np"),
+            addfchdir_np: typed("posix_spawn_file_actions_addfchdir_np"),
+            addchdir: typed("posix_spawn_file_actions_addchdir"),
+            addfchdir: typed("posix_spawn_file_actions_addfchdir"),
+            addclosefrom_np: typed("posix_spawn_file_actions_addclosefrom_np"),
         }
     }
 }
@@ -77,5 +82,5 @@ pub struct LibcId {
     pub family: &'static str,
 }
 
-/// Keeps `posix_spawnattr_t` named for the platform modules' signatures.
+/// Keeps the attribute type named for the platform modules' signatures.
 pub type Attr = posix_spawnattr_t;
