@@ -5,9 +5,12 @@
 //!   at build time, so that nothing newer than the build's libc baseline is linked hard.
 //! - [`flags`]: the `POSIX_SPAWN_*` flag values known for this target, with where each value
 //!   comes from (the `libc` crate, or a declaration here citing the system header).
+//! - `linux_kernel` (Linux): `struct clone_args` and the clone3-only flags.
 //! - [`symbols`]: the list of spawn symbols both of the above (and `build.rs`) know about.
 
 pub mod flags;
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub mod linux_kernel;
 pub mod spawn_ext;
 pub mod symbols;
 
