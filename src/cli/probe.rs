@@ -76,7 +76,7 @@ fn provenance_of(args: &Args) -> Result<Provenance, provenance::ProvenanceError>
 }
 
 /// The report for this process: platform and capabilities (and the conformance cases).
-fn build_report(
+pub(super) fn build_report(
     provenance: Provenance,
     with_cases: bool,
 ) -> Result<Report, Box<dyn std::error::Error>> {
