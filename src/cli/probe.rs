@@ -72,7 +72,7 @@ fn provenance_of(args: &Args) -> Result<Provenance, provenance::ProvenanceError>
 }
 
 /// The report for this process: platform and capabilities.
-fn build_report(provenance: Provenance) -> Report {
+pub(super) fn build_report(provenance: Provenance) -> Report {
     Report {
         schema_version: report::SCHEMA_VERSION,
         suite_version: report::SUITE_VERSION.to_string(),
