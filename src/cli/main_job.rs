@@ -34,7 +34,7 @@ pub fn run(args: Args) -> CliResult {
         image: None,
         host: None,
     });
-    let live = super::probe::build_report(provenance);
+    let live = super::probe::build_report(provenance, true)?;
     let live_json = serde_json::to_string_pretty(&live)? + "\n";
     let mut reports = load::read_report_dir(&args.targets.join("reports"))?;
     let stored = reports.len();
