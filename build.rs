@@ -9,6 +9,10 @@ mod bench_vfork;
 mod child;
 #[path = "build/hash.rs"]
 mod hash;
+#[path = "build/link_probe.rs"]
+mod link_probe;
+#[path = "src/sys/symbols.rs"]
+mod symbols;
 #[path = "build/target.rs"]
 mod target;
 
@@ -18,5 +22,6 @@ fn main() {
     let target = target::Target::from_env();
     println!("cargo:rustc-env=SPAWNMATRIX_TARGET={}", target.triple);
     child::embed(&target);
+    link_probe::probe(&target);
     bench_vfork::build(&target);
 }

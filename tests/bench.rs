@@ -40,7 +40,13 @@ fn every_method_runs_and_outputs_agree(#[case] preset: &str, #[case] stem: &str)
     assert_eq!(perf.iterations, 20);
     assert_eq!(perf.entries[0].strategy, perf.floor);
     assert_eq!(perf.entries[0].ratio_to_floor, 1.0);
-    for name in ["raw:fork", "std:plain", "std:path_override", "std:pre_exec"] {
+    for name in [
+        "raw:fork",
+        "std:plain",
+        "std:path_override",
+        "std:pre_exec",
+        "shared:auto",
+    ] {
         assert!(
             perf.entries.iter().any(|e| e.strategy == name),
             "{name} missing"

@@ -32,6 +32,7 @@ mod runner;
 mod signals;
 mod size;
 mod stats;
+pub mod targets;
 mod workload;
 
 pub use error::BenchError;
@@ -88,6 +89,8 @@ pub struct Measurement {
     pub sizes: Vec<u64>,
     /// Methods that could not run here, and why.
     pub skipped: Vec<Skipped>,
+    /// Notes from methods, by method name (such as which strategy `shared:auto` chose).
+    pub notes: Vec<(String, String)>,
     /// One-minute load average before and after the run (noise indicator), where known.
     pub load_before: Option<f64>,
     pub load_after: Option<f64>,
@@ -159,6 +162,10 @@ pub fn measure(options: &BenchOptions) -> Result<Measurement, BenchError> {
         warmup: options.warmup,
         sizes: options.sizes.clone(),
         skipped,
+        notes: methods
+            .iter()
+            .filter_map(|m| Some((m.name().to_string(), m.note()?)))
+            .collect(),
         load_before,
         load_after: load_average(),
         started_at,

@@ -1,13 +1,13 @@
 //! The ways of spawning that the benchmark compares. Each spawns the workload once and reaps
 //! the child; names read `subject:variant` (`raw:fork`, `libc:posix_spawn`, `std:plain`,
-//! `shared:auto`).
+//! `shared:auto`, `shared:clone3`).
 
 use super::workload::Workload;
 use super::BenchError;
 
-mod addfchdir;
 mod fork;
 mod posix_spawn;
+mod shared;
 // Unused where neither clone nor the vfork shim exists (cross builds for `cargo check`).
 #[cfg_attr(
     not(any(target_os = "linux", spawnmatrix_vfork_shim)),
@@ -35,6 +35,10 @@ pub trait Method {
     fn name(&self) -> &'static str;
     /// Spawns the workload once and reaps the child; the child must exit 0.
     fn spawn_wait(&mut self, workload: &Workload) -> Result<(), BenchError>;
+    /// Something a reader should know about the figures (such as what `auto` picked).
+    fn note(&self) -> Option<String> {
+        None
+    }
 }
 
 /// A method that cannot run this workload here, and why.
@@ -59,5 +63,6 @@ pub fn all(workload: &Workload) -> Vec<Candidate> {
     methods.push(fork::Fork::candidate(workload));
     methods.push(posix_spawn::PosixSpawn::candidate(workload));
     methods.extend(std_command::StdCommand::candidates(workload));
+    methods.extend(shared::candidates(workload));
     methods
 }

@@ -9,25 +9,30 @@ use std::ptr;
 use super::super::reap::reap;
 use super::super::workload::Workload;
 use super::super::BenchError;
-use super::addfchdir::{self, AddFchdir};
 use super::fork::spawn_error;
 use super::{Candidate, Method, Skipped};
+use crate::sys::spawn_ext::{self, AddFdFn};
 
 const NAME: &str = "libc:posix_spawn";
 
 pub struct PosixSpawn {
     /// Present when the workload has a directory.
-    addfchdir: Option<AddFchdir>,
+    addfchdir: Option<AddFdFn>,
 }
 
 impl PosixSpawn {
     pub fn candidate(w: &Workload) -> Candidate {
         let addfchdir = match &w.dir {
             None => None,
-            Some(_) => Some(addfchdir::resolve().ok_or_else(|| Skipped {
-                name: NAME,
-                reason: "posix_spawn_file_actions_addfchdir_np is not available".to_string(),
-            })?),
+            Some(_) => Some(
+                spawn_ext::addfchdir()
+                    .map(|f| f.func)
+                    .ok_or_else(|| Skipped {
+                        name: NAME,
+                        reason: "posix_spawn_file_actions_addfchdir_np is not available"
+                            .to_string(),
+                    })?,
+            ),
         };
         Ok(Box::new(PosixSpawn { addfchdir }))
     }

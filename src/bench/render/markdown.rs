@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use super::super::size::{format_size, MIB};
+use super::super::targets::{self, Verdict};
 use super::super::Measurement;
 use super::{by_method, micros, times};
 
@@ -66,6 +67,19 @@ pub fn markdown(m: &Measurement) -> String {
         }
     }
     out.push_str("\n</details>\n\n");
+    let checks = targets::evaluate(perf);
+    if !checks.is_empty() {
+        let _ = writeln!(out, "Targets for `{}`:\n", targets::SUBJECT);
+        for c in checks {
+            let mark = match c.verdict {
+                Verdict::Met => "met",
+                Verdict::Missed => "**missed**",
+                Verdict::NotMeasured => "not measured",
+            };
+            let _ = writeln!(out, "- {}: {mark} ({})", c.target, c.detail);
+        }
+        out.push('\n');
+    }
     let load = |l: Option<f64>| l.map_or("unknown".to_string(), |l| format!("{l:.2}"));
     let _ = writeln!(
         out,
@@ -75,6 +89,9 @@ pub fn markdown(m: &Measurement) -> String {
         load(m.load_after),
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
+    for (name, note) in &m.notes {
+        let _ = writeln!(out, "\n`{name}`: {note}.");
+    }
     for s in &m.skipped {
         let _ = writeln!(out, "\nNot measured: `{}`: {}.", s.name, s.reason);
     }

@@ -5,7 +5,7 @@ use plotters::prelude::*;
 
 use super::super::size::{format_size, MIB};
 use super::super::{BenchError, Measurement};
-use super::by_method;
+use super::{by_method, micros};
 
 const SIZE: (u32, u32) = (960, 600);
 
@@ -52,6 +52,8 @@ fn draw(m: &Measurement, out: &mut String) -> Result<(), Box<dyn std::error::Err
         .configure_mesh()
         .x_labels(m.sizes.len().max(2) * 2 + 1)
         .x_label_formatter(&label)
+        .y_label_formatter(&|us: &f64| micros(*us))
+        .light_line_style(WHITE)
         .x_desc("parent size (touched memory)")
         .y_desc("median µs (log scale)")
         .draw()?;
