@@ -13,7 +13,7 @@ use super::error::MatrixError;
 use super::load::SourcedReport;
 use super::model::{Alternative, Cell, Column, Evidence, Matrix, Row, MATRIX_SCHEMA_VERSION};
 use super::rows;
-use super::version::Version;
+use super::version::{Release, Version};
 use crate::report::{Platform, SUITE_VERSION};
 
 /// One column under construction.
@@ -152,7 +152,7 @@ fn doc_cell(claim: super::model::Claim) -> Cell {
 
 fn doc_columns(family: &Family) -> impl Iterator<Item = Draft> + '_ {
     family.spec.doc_columns.iter().filter_map(move |v| {
-        let release = Version::parse(v)?;
+        let release = Release::Exact(Version::parse(v)?);
         let platform = family.doc_platform(v);
         let cells = family
             .rows()
