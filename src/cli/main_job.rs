@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use spawnmatrix::matrix::cases::CaseIndex;
 use spawnmatrix::matrix::docs::Docs;
 use spawnmatrix::matrix::load::{self, SourcedReport};
 use spawnmatrix::platform::provenance::provenance_from_env;
@@ -48,7 +49,8 @@ pub fn run(args: Args) -> CliResult {
         true => Docs::default(),
         false => Docs::load(&args.targets)?,
     };
-    let matrix = spawnmatrix::matrix::merge(&reports, &docs)?;
+    let cases = CaseIndex::load_default()?;
+    let matrix = spawnmatrix::matrix::merge_with(&reports, &docs, &cases)?;
     let extra = [("report.json", live_json.as_bytes())];
     let outputs = super::matrix::publish(&matrix, &args.out, &extra)?;
     print!("{}", outputs.markdown);
