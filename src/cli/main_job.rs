@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use spawnmatrix::matrix::cases::CaseIndex;
 use spawnmatrix::matrix::docs::Docs;
 use spawnmatrix::matrix::load::{self, SourcedReport};
 use spawnmatrix::platform::provenance::provenance_from_env;
@@ -33,7 +34,7 @@ pub fn run(args: Args) -> CliResult {
         image: None,
         host: None,
     });
-    let live = super::probe::build_report(provenance);
+    let live = super::probe::build_report(provenance, true)?;
     let live_json = serde_json::to_string_pretty(&live)? + "\n";
     let mut reports = load::read_report_dir(&args.targets.join("reports"))?;
     let stored = reports.len();
@@ -48,7 +49,8 @@ pub fn run(args: Args) -> CliResult {
         true => Docs::default(),
         false => Docs::load(&args.targets)?,
     };
-    let matrix = spawnmatrix::matrix::merge(&reports, &docs)?;
+    let cases = CaseIndex::load_default()?;
+    let matrix = spawnmatrix::matrix::merge_with(&reports, &docs, &cases)?;
     let extra = [("report.json", live_json.as_bytes())];
     let outputs = super::matrix::publish(&matrix, &args.out, &extra)?;
     print!("{}", outputs.markdown);
