@@ -1,2 +1,19 @@
-//! Build script (being written: builds the C child helper).
-fn main() {}
+//! Build script: compiles the C child helper for the target (to embed it) and decides, by
+//! link probes, which newer spawn symbols a static build may reference.
+//!
+//! Each job lives in its own module under `build/`.
+
+#[path = "build/child.rs"]
+mod child;
+#[path = "build/hash.rs"]
+mod hash;
+#[path = "build/target.rs"]
+mod target;
+
+fn main() {
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=build");
+    let target = target::Target::from_env();
+    println!("cargo:rustc-env=SPAWNMATRIX_TARGET={}", target.triple);
+    child::embed(&target);
+}

@@ -1,0 +1,57 @@
+//! What the build is for and whether its programs can run on the build machine.
+
+use std::env;
+use std::path::PathBuf;
+
+/// The target as Cargo describes it to build scripts.
+pub struct Target {
+    /// `x86_64-unknown-linux-musl`, ...
+    pub triple: String,
+    /// `CARGO_CFG_TARGET_OS`: `linux`, `macos`, `freebsd`, `cygwin`, ...
+    pub os: String,
+    /// `CARGO_CFG_TARGET_ENV`: `gnu`, `musl`, or empty.
+    pub env: String,
+    pub arch: String,
+    pub host: String,
+    pub out_dir: PathBuf,
+}
+
+fn var(name: &str) -> String {
+    env::var(name).unwrap_or_default()
+}
+
+impl Target {
+    pub fn from_env() -> Target {
+        Target {
+            triple: var("TARGET"),
+            os: var("CARGO_CFG_TARGET_OS"),
+            env: var("CARGO_CFG_TARGET_ENV"),
+            arch: var("CARGO_CFG_TARGET_ARCH"),
+            host: var("HOST"),
+            out_dir: PathBuf::from(var("OUT_DIR")),
+        }
+    }
+
+    /// Whether a program built for the target runs on the build machine: same CPU and same
+    /// kernel family (a glibc host runs static musl programs too).
+    pub fn runs_on_host(&self) -> bool {
+        let host_arch = self.host.split('-').next().unwrap_or_default();
+        host_arch == self.arch && host_os(&self.host) == Some(self.os.as_str())
+    }
+}
+
+/// The `target_os` value a host triple stands for, for the hosts this project builds on.
+fn host_os(host: &str) -> Option<&'static str> {
+    [
+        ("-linux", "linux"),
+        ("-apple-darwin", "macos"),
+        ("-freebsd", "freebsd"),
+        ("-cygwin", "cygwin"),
+        ("-netbsd", "netbsd"),
+        ("-openbsd", "openbsd"),
+        ("-illumos", "illumos"),
+    ]
+    .iter()
+    .find(|(part, _)| host.contains(part))
+    .map(|(_, os)| *os)
+}

@@ -1,0 +1,185 @@
+//! The C child helper, spawned with `std::process`, reports what it was given.
+
+use std::ffi::OsStr;
+use std::fs::OpenOptions;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::OpenOptionsExt;
+use std::os::unix::io::AsRawFd;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::process::{Command, Stdio};
+
+use spawnmatrix::child::{helper_path, true_path, Access, ChildState, FdType};
+
+/// The fd number the test gives the child without close-on-exec.
+const INHERITED_FD: i32 = 37;
+
+#[test]
+fn reports_what_it_was_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("report.json");
+    let data = dir.path().join("data");
+    std::fs::write(&data, b"0123456789").unwrap();
+    // std opens files close-on-exec: `kept` reaches the child only as INHERITED_FD.
+    let kept = OpenOptions::new()
+        .append(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&data)
+        .unwrap();
+    let kept_fd = kept.as_raw_fd();
+    let non_utf8 = OsStr::from_bytes(b"caf\xe9 \"q\"");
+    let mut cmd = Command::new(helper_path().unwrap());
+    cmd.arg("--report")
+        .arg(&report)
+        .args(["--exit", "7", "--", "plain"])
+        .arg(non_utf8)
+        .env_clear()
+        .env("SPAWNMATRIX_TEST", "v=1")
+        .current_dir(dir.path())
+        .stdin(Stdio::null());
+    // SAFETY: only async-signal-safe calls (dup2, sigprocmask, signal) on stack data.
+    unsafe {
+        cmd.pre_exec(move || {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            if libc::dup2(kept_fd, INHERITED_FD) == -1
+                || libc::sigemptyset(&mut set) != 0
+                || libc::sigaddset(&mut set, libc::SIGUSR1) != 0
+                || libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0
+                || libc::signal(libc::SIGUSR2, libc::SIG_IGN) == libc::SIG_ERR
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    let pid = child.id() as i32;
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(7));
+
+    let s = ChildState::read(&report).unwrap();
+    assert_eq!(s.errors, Vec::<String>::new());
+    assert_eq!(s.pid, pid);
+    assert_eq!(s.ppid, std::process::id() as i32);
+    let argv = s.argv_bytes();
+    assert_eq!(argv.len(), 8);
+    assert_eq!(
+        &argv[5..],
+        &[b"--".to_vec(), b"plain".to_vec(), b"caf\xe9 \"q\"".to_vec()]
+    );
+    assert_eq!(s.argv[7], "caf\u{e9} \"q\"");
+    assert_eq!(s.env, vec!["SPAWNMATRIX_TEST=v=1".to_string()]);
+    assert_eq!(s.env_var("SPAWNMATRIX_TEST"), Some("v=1"));
+    let cwd = std::fs::canonicalize(dir.path()).unwrap();
+    assert_eq!(s.cwd.as_deref(), cwd.to_str());
+
+    let fds: Vec<i32> = s.fds.iter().map(|f| f.fd).collect();
+    assert!(
+        !fds.contains(&kept_fd),
+        "close-on-exec fd {kept_fd} leaked: {fds:?}"
+    );
+    let inherited = s.fd(INHERITED_FD).expect("the dup2'd fd is inherited");
+    assert_eq!(
+        (
+            inherited.cloexec,
+            inherited.access,
+            inherited.append,
+            inherited.nonblock
+        ),
+        (false, Access::Write, true, true)
+    );
+    assert_eq!(inherited.kind, FdType::Reg);
+    assert_eq!(inherited.offset, Some(0));
+    if cfg!(target_os = "linux") {
+        assert_eq!(inherited.target.as_deref(), cwd.join("data").to_str());
+    }
+    // Exactly stdio, the one inherited fd and what this test process itself inherited
+    // without close-on-exec: nothing of the helper's own.
+    let mut expected = inheritable_fds();
+    expected.extend([0, 1, 2, INHERITED_FD]);
+    expected.sort_unstable();
+    expected.dedup();
+    assert_eq!(fds, expected);
+    assert!(
+        s.sigmask.contains(&"SIGUSR1".to_string()),
+        "{:?}",
+        s.sigmask
+    );
+    assert!(
+        s.ignored.contains(&"SIGUSR2".to_string()),
+        "{:?}",
+        s.ignored
+    );
+    assert_eq!(s.handled, Vec::<String>::new());
+}
+
+/// The fds of this process that a child inherits (no close-on-exec flag). Rust opens every
+/// fd close-on-exec, so other test threads cannot change this set.
+fn inheritable_fds() -> Vec<i32> {
+    (0..4096)
+        // SAFETY: F_GETFD only reads the fd's flags.
+        .filter(|&fd| {
+            let flags = unsafe { libc::fcntl(fd, libc::F_GETFD) };
+            flags != -1 && flags & libc::FD_CLOEXEC == 0
+        })
+        .collect()
+}
+
+#[test]
+fn reads_and_writes_fds_and_reports_on_stdout() {
+    let out = Command::new(helper_path().unwrap())
+        .args([
+            "--read-fd",
+            "0",
+            "--write-fd",
+            "2:to-stderr",
+            "--write-fd",
+            "9:x",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(b"in\xffput")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stderr, b"to-stderr");
+    let s = ChildState::parse(std::str::from_utf8(&out.stdout).unwrap()).unwrap();
+    assert_eq!(s.reads[&0], "in\u{ff}put");
+    assert_eq!(s.writes[&2], "ok");
+    assert_eq!(s.writes[&9], "EBADF");
+    assert_eq!(s.fd(0).unwrap().kind, FdType::Fifo);
+    assert_eq!(s.fd(0).unwrap().offset, None);
+}
+
+#[rstest::rstest]
+#[case("SIGTERM", libc::SIGTERM)]
+#[case("USR1", libc::SIGUSR1)]
+fn raise_ends_with_the_signal(#[case] name: &str, #[case] signal: i32) {
+    let status = Command::new(helper_path().unwrap())
+        .args(["--raise", name])
+        .stdout(Stdio::null())
+        .status()
+        .unwrap();
+    assert_eq!(status.signal(), Some(signal));
+}
+
+#[test]
+fn bad_options_are_reported_not_ignored() {
+    let out = Command::new(helper_path().unwrap())
+        .args(["--exit", "300", "--read-fd", "x"])
+        .output()
+        .unwrap();
+    let s = ChildState::parse(std::str::from_utf8(&out.stdout).unwrap()).unwrap();
+    assert_eq!(s.errors.len(), 2, "{:?}", s.errors);
+    assert!(s.errors[0].contains("--exit"), "{:?}", s.errors);
+}
+
+#[test]
+fn true_program_exits_zero() {
+    let status = Command::new(true_path().unwrap()).status().unwrap();
+    assert_eq!(status.code(), Some(0));
+}
