@@ -6,7 +6,7 @@ use super::outcome::Outcome;
 use super::reference::{first_refusal, Refusal};
 
 /// A documented difference between the reference (POSIX.1-2024 as written) and a libc.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Known {
     /// Short stable id, used in summaries.
     pub id: &'static str,

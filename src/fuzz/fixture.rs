@@ -52,7 +52,9 @@ impl Fixture {
     /// Builds the tree and places the fixture fds at their numbers, clearing `FD_CLOEXEC` on
     /// the ones `seq.inherit` names. Fails if a fixture number is already taken.
     pub fn new(seq: &Sequence) -> io::Result<Fixture> {
-        let dir = tempfile::Builder::new().prefix("spawnmatrix-fuzz-").tempdir()?;
+        let dir = tempfile::Builder::new()
+            .prefix("spawnmatrix-fuzz-")
+            .tempdir()?;
         let root = fs::canonicalize(dir.path())?.join("t");
         fs::create_dir_all(root.join(Node::Deeper.rel()))?;
         fs::write(root.join(Node::FileA.rel()), FILE_A_CONTENT)?;
@@ -63,7 +65,10 @@ impl Fixture {
         if unsafe { libc::lseek(file_a.as_raw_fd(), 1, libc::SEEK_SET) } != 1 {
             return Err(io::Error::last_os_error());
         }
-        let dir_sub = open_cloexec(&root.join(Node::Sub.rel()), libc::O_RDONLY | libc::O_DIRECTORY)?;
+        let dir_sub = open_cloexec(
+            &root.join(Node::Sub.rel()),
+            libc::O_RDONLY | libc::O_DIRECTORY,
+        )?;
         let dev_null = open_cloexec(Path::new("/dev/null"), libc::O_WRONLY)?;
         let sources = [pipe_r, pipe_w, file_a, dir_sub, dev_null];
 

@@ -127,21 +127,56 @@ fn ino(fd: &OwnedFd) -> io::Result<u64> {
     }
 }
 
-/// One spawn and its checks. `Ok(pid)`, or the failure and whether it was a leak.
-fn one(spawner: &dyn Spawner, program: &Path, baseline: &[i32]) -> Result<u32, (bool, String)> {
-    let harness = |e: io::Error| (false, format!("harness: {e}"));
+/// A child that ran to its end with its own pipes: what it wrote and how it ended.
+pub struct Finished {
+    pub pid: u32,
+    /// Inode numbers of the pipes given as its fd 0 and fd 1.
+    pub stdin_ino: u64,
+    pub stdout_ino: u64,
+    pub output: String,
+    pub ended: Ended,
+}
+
+/// Starts `program` with fresh pipes as stdin (closed at once) and stdout (read to its end),
+/// then waits for it. Errors name the step that failed.
+pub fn run_once(spawner: &dyn Spawner, program: &Path) -> Result<Finished, String> {
+    let harness = |e: io::Error| format!("harness: {e}");
     let (in_r, in_w) = sys::pipe_cloexec().map_err(harness)?;
     let (out_r, out_w) = sys::pipe_cloexec().map_err(harness)?;
-    let (in_ino, out_ino) = (ino(&in_r).map_err(harness)?, ino(&out_w).map_err(harness)?);
+    let (stdin_ino, stdout_ino) = (ino(&in_r).map_err(harness)?, ino(&out_w).map_err(harness)?);
+    let pipes = Pipes {
+        stdin: in_r,
+        stdout: out_w,
+    };
     let child = spawner
-        .start(program, Pipes { stdin: in_r, stdout: out_w })
-        .map_err(|e| (false, format!("spawn failed: {e}")))?;
+        .start(program, pipes)
+        .map_err(|e| format!("spawn failed: {e}"))?;
     let pid = child.pid();
     drop(in_w);
-    let mut json = String::new();
-    let read = std::fs::File::from(out_r).read_to_string(&mut json);
-    let ended = child.wait().map_err(|e| (false, format!("pid {pid}: wait failed: {e}")))?;
-    read.map_err(|e| (false, format!("pid {pid}: reading its report: {e}")))?;
+    let mut output = String::new();
+    let read = std::fs::File::from(out_r).read_to_string(&mut output);
+    let ended = child
+        .wait()
+        .map_err(|e| format!("pid {pid}: wait failed: {e}"))?;
+    read.map_err(|e| format!("pid {pid}: reading its output: {e}"))?;
+    Ok(Finished {
+        pid,
+        stdin_ino,
+        stdout_ino,
+        output,
+        ended,
+    })
+}
+
+/// One spawn and its checks. `Ok(pid)`, or the failure and whether it was a leak.
+fn one(spawner: &dyn Spawner, program: &Path, baseline: &[i32]) -> Result<u32, (bool, String)> {
+    let Finished {
+        pid,
+        stdin_ino: in_ino,
+        stdout_ino: out_ino,
+        output: json,
+        ended,
+    } = run_once(spawner, program).map_err(|e| (false, e))?;
     if ended != Ended::Code(0) {
         return Err((false, format!("pid {pid}: ended {ended:?}")));
     }
@@ -194,7 +229,8 @@ pub fn run(config: &LoadConfig, spawner: Arc<dyn Spawner>, program: &Path) -> Lo
         .collect();
     let (tx, rx) = mpsc::channel();
     for _ in 0..config.threads {
-        let (tx, spawner, baseline, done) = (tx.clone(), spawner.clone(), baseline.clone(), done.clone());
+        let (tx, spawner, baseline, done) =
+            (tx.clone(), spawner.clone(), baseline.clone(), done.clone());
         let program: PathBuf = program.to_path_buf();
         let n = config.spawns_per_thread;
         std::thread::spawn(move || {
@@ -240,8 +276,8 @@ pub fn run(config: &LoadConfig, spawner: Arc<dyn Spawner>, program: &Path) -> Lo
         let _ = c.join();
     }
     report.distinct_pids = pids.len();
-    report.left_children = sys::live_children()
-        .map(|kids| kids.into_iter().filter(|k| pids.contains(k)).collect());
+    report.left_children =
+        sys::live_children().map(|kids| kids.into_iter().filter(|k| pids.contains(k)).collect());
     report.churn_ops = churn_ops.load(Ordering::Relaxed);
     report.elapsed = start.elapsed();
     report

@@ -53,6 +53,7 @@ pub fn conclude(status: libc::c_int, report: &Path, fx: &Fixture) -> io::Result<
     if !(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0) {
         return Ok(from_wait_status(status));
     }
-    let state = ChildState::read(report).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
+    let state =
+        ChildState::read(report).map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e))?;
     Ok(Outcome::Ok(Box::new(observe(&state, fx))))
 }

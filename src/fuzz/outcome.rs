@@ -114,11 +114,31 @@ impl Observation {
         let fds = |o: &Observation| serde_json::to_string(&o.fds).unwrap_or_default();
         field("fds", fds(self), fds(other));
         field("cwd", format!("{:?}", self.cwd), format!("{:?}", other.cwd));
-        field("cwd_errno", format!("{:?}", self.cwd_errno), format!("{:?}", other.cwd_errno));
-        field("sigmask", format!("{:?}", self.sigmask), format!("{:?}", other.sigmask));
-        field("ignored", format!("{:?}", self.ignored), format!("{:?}", other.ignored));
-        field("handled", format!("{:?}", self.handled), format!("{:?}", other.handled));
-        field("pgid", format!("{:?}", self.pgid), format!("{:?}", other.pgid));
+        field(
+            "cwd_errno",
+            format!("{:?}", self.cwd_errno),
+            format!("{:?}", other.cwd_errno),
+        );
+        field(
+            "sigmask",
+            format!("{:?}", self.sigmask),
+            format!("{:?}", other.sigmask),
+        );
+        field(
+            "ignored",
+            format!("{:?}", self.ignored),
+            format!("{:?}", other.ignored),
+        );
+        field(
+            "handled",
+            format!("{:?}", self.handled),
+            format!("{:?}", other.handled),
+        );
+        field(
+            "pgid",
+            format!("{:?}", self.pgid),
+            format!("{:?}", other.pgid),
+        );
         field("sid", format!("{:?}", self.sid), format!("{:?}", other.sid));
         out
     }

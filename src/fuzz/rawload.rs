@@ -49,8 +49,16 @@ impl Spawner for RawPosixSpawn {
             let mut fa: libc::posix_spawn_file_actions_t = std::mem::zeroed();
             check(libc::posix_spawn_file_actions_init(&mut fa))?;
             let rc = (|| {
-                check(libc::posix_spawn_file_actions_adddup2(&mut fa, pipes.stdin.as_raw_fd(), 0))?;
-                check(libc::posix_spawn_file_actions_adddup2(&mut fa, pipes.stdout.as_raw_fd(), 1))?;
+                check(libc::posix_spawn_file_actions_adddup2(
+                    &mut fa,
+                    pipes.stdin.as_raw_fd(),
+                    0,
+                ))?;
+                check(libc::posix_spawn_file_actions_adddup2(
+                    &mut fa,
+                    pipes.stdout.as_raw_fd(),
+                    1,
+                ))?;
                 check(libc::posix_spawn(
                     &mut pid,
                     prog.as_ptr(),

@@ -83,7 +83,12 @@ fn add(rc: libc::c_int) -> Result<(), Stop> {
     }
 }
 
-fn add_actions(fa: &mut FileActions, seq: &Sequence, fx: &Fixture, ext: &Extensions) -> Result<(), Stop> {
+fn add_actions(
+    fa: &mut FileActions,
+    seq: &Sequence,
+    fx: &Fixture,
+    ext: &Extensions,
+) -> Result<(), Stop> {
     for action in &seq.actions {
         // SAFETY (all arms): fa is initialised; paths are NUL-terminated and copied by the libc.
         let rc = unsafe {
@@ -96,7 +101,13 @@ fn add_actions(fa: &mut FileActions, seq: &Sequence, fx: &Fixture, ext: &Extensi
                 } => {
                     let p = fx.resolve_c(path)?;
                     let flags = open_flags(*mode, *cloexec);
-                    libc::posix_spawn_file_actions_addopen(fa.ptr(), *fd, p.as_ptr(), flags, CREATE_MODE)
+                    libc::posix_spawn_file_actions_addopen(
+                        fa.ptr(),
+                        *fd,
+                        p.as_ptr(),
+                        flags,
+                        CREATE_MODE,
+                    )
                 }
                 Action::Close { fd } => libc::posix_spawn_file_actions_addclose(fa.ptr(), *fd),
                 Action::Dup2 { from, to } => {

@@ -145,7 +145,9 @@ fn fail(err_fd: i32, errno: i32) -> ! {
 }
 
 fn errno() -> i32 {
-    io::Error::last_os_error().raw_os_error().unwrap_or(libc::EIO)
+    io::Error::last_os_error()
+        .raw_os_error()
+        .unwrap_or(libc::EIO)
 }
 
 /// One action in the child. Only async-signal-safe calls; no allocation.
@@ -291,7 +293,12 @@ pub fn spawn(
         }
         let pid = libc::fork();
         if pid == 0 {
-            child(&plan, cmd, [read_end.as_raw_fd(), write_end.as_raw_fd()], &old);
+            child(
+                &plan,
+                cmd,
+                [read_end.as_raw_fd(), write_end.as_raw_fd()],
+                &old,
+            );
         }
         let fork_errno = errno();
         let rc = libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
@@ -318,7 +325,13 @@ fn read_full(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<usize> {
     let mut got = 0;
     while got < buf.len() {
         // SAFETY: the destination range is inside buf.
-        let n = unsafe { libc::read(fd.as_raw_fd(), buf[got..].as_mut_ptr().cast(), buf.len() - got) };
+        let n = unsafe {
+            libc::read(
+                fd.as_raw_fd(),
+                buf[got..].as_mut_ptr().cast(),
+                buf.len() - got,
+            )
+        };
         if n < 0 {
             let e = io::Error::last_os_error();
             if e.kind() == io::ErrorKind::Interrupted {

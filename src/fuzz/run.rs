@@ -5,12 +5,12 @@ use std::path::{Path, PathBuf};
 
 use super::command::ChildCommand;
 use super::explain::{explain, Known};
-use super::summary::{record_explained, Finding, Summary};
 use super::fixture::{prepare_parent, Fixture};
 use super::gen::{self, Generator};
 use super::model::Sequence;
 use super::observe::conclude;
 use super::outcome::Outcome;
+use super::summary::{record_explained, Finding, Summary};
 use super::sys::{self, Extensions};
 use super::{rawspawn, reap, reference};
 
@@ -33,7 +33,7 @@ impl Subject {
 }
 
 /// One subject's outcome differing from the reference's.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct Divergence {
     pub subject: String,
     pub reference: Outcome,
@@ -132,7 +132,12 @@ impl Comparison {
 }
 
 /// Runs `count` sequences drawn from `seed`. `progress` is called after each sequence.
-pub fn fuzz(runner: &Runner, seed: u64, count: usize, mut progress: impl FnMut(usize)) -> io::Result<Summary> {
+pub fn fuzz(
+    runner: &Runner,
+    seed: u64,
+    count: usize,
+    mut progress: impl FnMut(usize),
+) -> io::Result<Summary> {
     let mut generator = Generator::new(seed);
     let mut summary = Summary {
         seed,
@@ -153,16 +158,20 @@ pub fn fuzz(runner: &Runner, seed: u64, count: usize, mut progress: impl FnMut(u
             }
         }
         let found = comparison.divergences(&seq);
-        let unexplained: Vec<_> = found.iter().filter(|d| d.known.is_none()).cloned().collect();
+        let unexplained: Vec<_> = found
+            .iter()
+            .filter(|d| d.known.is_none())
+            .cloned()
+            .collect();
         for d in found.into_iter().filter(|d| d.known.is_some()) {
             record_explained(&mut summary, index, &seq, d);
         }
         if let Some(first) = unexplained.first() {
             let subject = first.subject.clone();
             let minimal = gen::shrink(tree, |candidate| {
-                runner.divergences(candidate).is_ok_and(|ds| {
-                    ds.iter().any(|d| d.known.is_none() && d.subject == subject)
-                })
+                runner
+                    .divergences(candidate)
+                    .is_ok_and(|ds| ds.iter().any(|d| d.known.is_none() && d.subject == subject))
             });
             let divergence = runner
                 .divergences(&minimal)?

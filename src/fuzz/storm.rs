@@ -13,7 +13,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicUsize, Ordering};
 use std::sync::Arc;
 
-use super::load::{Ended, Pipes, Spawner};
+use super::load::{run_once, Ended, Spawner};
 use super::sys;
 
 /// The signal used: default action "ignore", so a child that receives it after exec survives.
@@ -31,7 +31,11 @@ extern "C" fn guard(_: libc::c_int) {
             IN_PARENT.fetch_add(1, Ordering::Relaxed);
         } else {
             IN_CHILD.fetch_add(1, Ordering::Relaxed);
-            libc::write(VIOLATION_FD.load(Ordering::Relaxed), b"!".as_ptr().cast(), 1);
+            libc::write(
+                VIOLATION_FD.load(Ordering::Relaxed),
+                b"!".as_ptr().cast(),
+                1,
+            );
         }
     }
 }
@@ -70,16 +74,29 @@ fn install(violation_w: &OwnedFd) -> io::Result<()> {
 
 /// Runs `spawns` spawns of `program` through `spawner` on `threads` threads while a flood
 /// thread signals the process group. Fails when this process does not lead its group.
-pub fn run(spawner: Arc<dyn Spawner>, program: &Path, spawns: usize, threads: usize) -> io::Result<StormReport> {
+pub fn run(
+    spawner: Arc<dyn Spawner>,
+    program: &Path,
+    spawns: usize,
+    threads: usize,
+) -> io::Result<StormReport> {
     // SAFETY: getpgrp/getpid cannot fail.
     if unsafe { libc::getpgrp() != libc::getpid() } {
-        return Err(io::Error::other("the signal storm must run in its own process group"));
+        return Err(io::Error::other(
+            "the signal storm must run in its own process group",
+        ));
     }
     let (violation_r, violation_w) = sys::pipe_cloexec()?;
     // SAFETY: only sets O_NONBLOCK on our own fd, so the handler can never block in write.
     unsafe {
         let fl = libc::fcntl(violation_w.as_raw_fd(), libc::F_GETFL);
-        if fl < 0 || libc::fcntl(violation_w.as_raw_fd(), libc::F_SETFL, fl | libc::O_NONBLOCK) < 0 {
+        if fl < 0
+            || libc::fcntl(
+                violation_w.as_raw_fd(),
+                libc::F_SETFL,
+                fl | libc::O_NONBLOCK,
+            ) < 0
+        {
             return Err(io::Error::last_os_error());
         }
     }
@@ -102,10 +119,17 @@ pub fn run(spawner: Arc<dyn Spawner>, program: &Path, spawns: usize, threads: us
             let spawner = spawner.clone();
             let program = program.to_path_buf();
             let n = per_thread.min(spawns.saturating_sub(t * per_thread));
-            std::thread::spawn(move || (0..n).map(|_| one(spawner.as_ref(), &program)).collect::<Vec<_>>())
+            std::thread::spawn(move || {
+                (0..n)
+                    .map(|_| one(spawner.as_ref(), &program))
+                    .collect::<Vec<_>>()
+            })
         })
         .collect();
-    let mut report = StormReport { spawns, ..StormReport::default() };
+    let mut report = StormReport {
+        spawns,
+        ..StormReport::default()
+    };
     for w in workers {
         let results = w
             .join()
@@ -130,17 +154,7 @@ pub fn run(spawner: Arc<dyn Spawner>, program: &Path, spawns: usize, threads: us
 }
 
 fn one(spawner: &dyn Spawner, program: &Path) -> Result<(), String> {
-    let (in_r, in_w) = sys::pipe_cloexec().map_err(|e| e.to_string())?;
-    let (out_r, out_w) = sys::pipe_cloexec().map_err(|e| e.to_string())?;
-    let child = spawner
-        .start(program, Pipes { stdin: in_r, stdout: out_w })
-        .map_err(|e| format!("spawn failed: {e}"))?;
-    drop(in_w);
-    let mut sink = Vec::new();
-    let read = std::fs::File::from(out_r).read_to_end(&mut sink);
-    let ended = child.wait().map_err(|e| format!("wait failed: {e}"))?;
-    read.map_err(|e| format!("read failed: {e}"))?;
-    match ended {
+    match run_once(spawner, program)?.ended {
         Ended::Code(0) => Ok(()),
         other => Err(format!("child ended {other:?}")),
     }

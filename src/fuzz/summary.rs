@@ -2,12 +2,14 @@
 
 use std::fmt;
 
+use serde::Serialize;
+
 use super::explain::Known;
 use super::model::Sequence;
 use super::run::Divergence;
 
 /// A divergence found in a run, with the sequence it came from (shrunk when unexplained).
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Finding {
     pub index: usize,
     pub sequence: Sequence,
@@ -15,7 +17,7 @@ pub struct Finding {
 }
 
 /// What a fuzz run did.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize)]
 pub struct Summary {
     pub seed: u64,
     pub sequences: usize,
@@ -31,7 +33,11 @@ pub struct Summary {
 
 pub(super) fn record_explained(summary: &mut Summary, index: usize, seq: &Sequence, d: Divergence) {
     let Some(known) = d.known else { return };
-    match summary.explained.iter_mut().find(|(k, _, _)| k.id == known.id) {
+    match summary
+        .explained
+        .iter_mut()
+        .find(|(k, _, _)| k.id == known.id)
+    {
         Some((_, n, _)) => *n += 1,
         None => summary.explained.push((
             known,
@@ -53,7 +59,11 @@ impl fmt::Display for Summary {
             self.seed, self.sequences, self.compared, self.unsupported
         )?;
         for (known, n, example) in &self.explained {
-            writeln!(f, "  explained {} x{n} (case {}): {}", known.id, known.case, known.why)?;
+            writeln!(
+                f,
+                "  explained {} x{n} (case {}): {}",
+                known.id, known.case, known.why
+            )?;
             writeln!(f, "    e.g. {example}")?;
         }
         for finding in &self.unexplained {

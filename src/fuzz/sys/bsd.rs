@@ -22,8 +22,7 @@ pub fn extensions() -> Extensions {
 pub fn dup_cloexec_to(src: i32, target: i32) -> io::Result<()> {
     // SAFETY: plain syscalls on caller-owned fds.
     unsafe {
-        if libc::dup2(src, target) < 0 || libc::fcntl(target, libc::F_SETFD, libc::FD_CLOEXEC) < 0
-        {
+        if libc::dup2(src, target) < 0 || libc::fcntl(target, libc::F_SETFD, libc::FD_CLOEXEC) < 0 {
             return Err(io::Error::last_os_error());
         }
     }

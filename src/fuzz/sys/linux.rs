@@ -29,7 +29,10 @@ pub fn live_children() -> Option<Vec<u32>> {
     let mut kids = Vec::new();
     for task in std::fs::read_dir("/proc/self/task").ok()? {
         let list = std::fs::read_to_string(task.ok()?.path().join("children")).ok()?;
-        kids.extend(list.split_whitespace().filter_map(|p| p.parse::<u32>().ok()));
+        kids.extend(
+            list.split_whitespace()
+                .filter_map(|p| p.parse::<u32>().ok()),
+        );
     }
     Some(kids)
 }

@@ -1,0 +1,41 @@
+//! 32 threads x 500 spawns while other threads churn close-on-exec fds: every child sees only
+//! its own pipes, every child is reaped, and the run ends before its deadline.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use spawnmatrix::fuzz::load::{self, LoadConfig, Spawner};
+use spawnmatrix::fuzz::rawload::RawPosixSpawn;
+
+/// The full load the issue asks for.
+pub const FULL: LoadConfig = LoadConfig {
+    threads: 32,
+    spawns_per_thread: 500,
+    churn_threads: 4,
+    deadline: Duration::from_secs(300),
+};
+
+/// Runs the load through `spawner` and fails with the report when a guarantee broke.
+pub fn check(name: &str, config: &LoadConfig, spawner: Arc<dyn Spawner>) {
+    let helper = spawnmatrix::child::helper_path().expect("child helper");
+    let report = load::run(config, spawner, &helper);
+    println!(
+        "{name}: {} threads x {} spawns: {} ok in {:.1?}, {} churn ops, {} distinct pids",
+        config.threads,
+        config.spawns_per_thread,
+        report.succeeded,
+        report.elapsed,
+        report.churn_ops,
+        report.distinct_pids
+    );
+    assert!(
+        report.clean(),
+        "{name}: load broke a guarantee: {report:#?}"
+    );
+    assert!(report.churn_ops > 0, "{name}: the churn threads never ran");
+}
+
+#[test]
+fn raw_posix_spawn_under_load() {
+    check("libc posix_spawn", &FULL, Arc::new(RawPosixSpawn));
+}
