@@ -3,10 +3,16 @@
 //!
 //! Each job lives in its own module under `build/`.
 
+#[path = "build/bench_vfork.rs"]
+mod bench_vfork;
 #[path = "build/child.rs"]
 mod child;
 #[path = "build/hash.rs"]
 mod hash;
+#[path = "build/link_probe.rs"]
+mod link_probe;
+#[path = "src/sys/symbols.rs"]
+mod symbols;
 #[path = "build/target.rs"]
 mod target;
 
@@ -16,4 +22,6 @@ fn main() {
     let target = target::Target::from_env();
     println!("cargo:rustc-env=SPAWNMATRIX_TARGET={}", target.triple);
     child::embed(&target);
+    link_probe::probe(&target);
+    bench_vfork::build(&target);
 }

@@ -2,6 +2,7 @@
 
 use std::env;
 use std::path::PathBuf;
+use std::process::Command;
 
 /// The target as Cargo describes it to build scripts.
 pub struct Target {
@@ -13,6 +14,8 @@ pub struct Target {
     pub env: String,
     pub arch: String,
     pub host: String,
+    /// `CARGO_CFG_TARGET_FEATURE`, comma-separated.
+    pub features: String,
     pub out_dir: PathBuf,
 }
 
@@ -28,7 +31,28 @@ impl Target {
             env: var("CARGO_CFG_TARGET_ENV"),
             arch: var("CARGO_CFG_TARGET_ARCH"),
             host: var("HOST"),
+            features: var("CARGO_CFG_TARGET_FEATURE"),
             out_dir: PathBuf::from(var("OUT_DIR")),
+        }
+    }
+
+    /// Whether the crate links statically (`crt-static`): then `dlsym` finds nothing.
+    ///
+    /// Asked of `rustc --print cfg` with the crate's RUSTFLAGS, because Cargo leaves a
+    /// target's default `crt-static` (musl) out of `CARGO_CFG_TARGET_FEATURE`.
+    pub fn crt_static(&self) -> bool {
+        if self.features.split(',').any(|f| f == "crt-static") {
+            return true;
+        }
+        let out = Command::new(rustc())
+            .args(["--print", "cfg", "--target", &self.triple])
+            .args(encoded_rustflags())
+            .output();
+        match out {
+            Ok(out) if out.status.success() => String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .any(|l| l == "target_feature=\"crt-static\""),
+            _ => false,
         }
     }
 
@@ -54,4 +78,22 @@ fn host_os(host: &str) -> Option<&'static str> {
     .iter()
     .find(|(part, _)| host.contains(part))
     .map(|(_, os)| *os)
+}
+
+/// The `rustc` Cargo builds the crate with.
+pub fn rustc() -> PathBuf {
+    PathBuf::from(env::var_os("RUSTC").unwrap_or_else(|| "rustc".into()))
+}
+
+/// The RUSTFLAGS the crate itself is built with (they may choose another libc or linker).
+pub fn encoded_rustflags() -> Vec<String> {
+    env::var("CARGO_ENCODED_RUSTFLAGS")
+        .map(|flags| {
+            flags
+                .split('\x1f')
+                .filter(|f| !f.is_empty())
+                .map(String::from)
+                .collect()
+        })
+        .unwrap_or_default()
 }

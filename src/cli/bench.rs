@@ -1,10 +1,75 @@
-//! `spawnmatrix bench` (being written).
+//! `spawnmatrix bench`: spawn cost per method and parent size, as Markdown (or JSON) on
+//! stdout and, with `--out`, as JSON, Markdown and SVG files written atomically.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use spawnmatrix::bench::{self, BenchOptions, Preset, DEFAULT_SIZES};
 
 use super::CliResult;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Parent sizes, comma-separated; K, M, G and T are powers of 1024 (`0,256M,1G`).
+    /// The memory is allocated and touched in this process before measuring.
+    #[arg(long, default_value = DEFAULT_SIZES)]
+    sizes: String,
+    /// Measured spawns per method and parent size.
+    #[arg(long, default_value_t = 200)]
+    iterations: u32,
+    /// Unmeasured spawns per method and parent size, first.
+    #[arg(long, default_value_t = 20)]
+    warmup: u32,
+    /// What each spawn runs.
+    #[arg(long, value_enum, default_value_t = Preset::Spawn)]
+    preset: Preset,
+    /// Only these methods, comma-separated (the floor is always measured).
+    #[arg(long, value_delimiter = ',')]
+    methods: Option<Vec<String>>,
+    /// Print the report's perf rows as JSON instead of the Markdown table.
+    #[arg(long)]
+    json: bool,
+    /// Also write bench[-PRESET].json, .md and .svg into this folder (created if missing).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// No progress lines on stderr.
+    #[arg(long)]
+    quiet: bool,
+}
 
-pub fn run(_args: Args) -> CliResult {
-    Err("this subcommand is not written yet".into())
+pub fn run(args: Args) -> CliResult {
+    let options = BenchOptions {
+        sizes: bench::parse_sizes(&args.sizes)?,
+        iterations: args.iterations,
+        warmup: args.warmup,
+        preset: args.preset,
+        methods: args.methods,
+        true_program: None,
+        progress: !args.quiet,
+    };
+    let m = bench::measure(&options)?;
+    let json = serde_json::to_string_pretty(&m.perf)? + "\n";
+    let markdown = bench::markdown::markdown(&m);
+    if let Some(dir) = &args.out {
+        write_outputs(dir, args.preset, &json, &markdown, &bench::svg::svg(&m)?)?;
+    }
+    print!("{}", if args.json { &json } else { &markdown });
+    Ok(ExitCode::SUCCESS)
+}
+
+fn write_outputs(dir: &Path, preset: Preset, json: &str, md: &str, svg: &str) -> CliResult {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("creating output folder {}: {e}", dir.display()))?;
+    let stem = match preset {
+        Preset::Spawn => "bench".to_string(),
+        other => format!("bench-{}", other.name()),
+    };
+    let paths = ["json", "md", "svg"].map(|ext| dir.join(format!("{stem}.{ext}")));
+    spawnmatrix::atomic::write_all(&[
+        (&paths[0], json.as_bytes()),
+        (&paths[1], md.as_bytes()),
+        (&paths[2], svg.as_bytes()),
+    ])
+    .map_err(|e| format!("writing {}: {e}", paths[0].with_extension("*").display()))?;
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,10 +1,72 @@
-//! `spawnmatrix matrix` (being written).
+//! `spawnmatrix matrix REPORT... --out DIR`: merge reports (and documented claims) into
+//! matrix.json, MATRIX.md and index.html.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use spawnmatrix::matrix::docs::Docs;
+use spawnmatrix::matrix::load::{self, SourcedReport};
+use spawnmatrix::matrix::render::Outputs;
+use spawnmatrix::matrix::{Matrix, MatrixError};
 
 use super::CliResult;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Report files (JSON), or folders whose *.json files are reports.
+    #[arg(required = true)]
+    reports: Vec<PathBuf>,
+    /// Folder for matrix.json, MATRIX.md and index.html (written together, atomically).
+    #[arg(long, default_value = "out")]
+    out: PathBuf,
+    /// Leave out the documented claims of targets/*/platform.yaml.
+    #[arg(long)]
+    no_docs: bool,
+    /// Where the platform families (<family>/platform.yaml) are.
+    #[arg(long, default_value = "targets")]
+    targets: PathBuf,
+}
 
-pub fn run(_args: Args) -> CliResult {
-    Err("this subcommand is not written yet".into())
+/// Reads report files, expanding folders to the *.json files inside.
+pub fn read_reports(paths: &[PathBuf]) -> Result<Vec<SourcedReport>, MatrixError> {
+    let mut reports = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            reports.extend(load::read_report_dir(path)?);
+        } else {
+            reports.push(load::read_report(path)?);
+        }
+    }
+    Ok(reports)
+}
+
+/// Writes the outputs (and `extra` files) to `out` and lists every disagreement on stderr.
+pub fn publish(
+    matrix: &Matrix,
+    out: &Path,
+    extra: &[(&str, &[u8])],
+) -> Result<Outputs, MatrixError> {
+    for d in matrix.disagreements() {
+        eprintln!("spawnmatrix: disagreement: {}", d.describe());
+    }
+    let outputs = Outputs::render(matrix);
+    outputs.write(out, extra)?;
+    Ok(outputs)
+}
+
+pub fn run(args: Args) -> CliResult {
+    let reports = read_reports(&args.reports)?;
+    let docs = match args.no_docs {
+        true => Docs::default(),
+        false => Docs::load(&args.targets)?,
+    };
+    let matrix = spawnmatrix::matrix::merge(&reports, &docs)?;
+    publish(&matrix, &args.out, &[])?;
+    println!(
+        "{} columns, {} rows written to {}/{{matrix.json,MATRIX.md,index.html}}",
+        matrix.columns.len(),
+        matrix.rows.len(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }

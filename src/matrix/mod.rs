@@ -1,1 +1,25 @@
-//! (being written)
+//! The capability matrix: reports from many platforms and documented claims merged into one
+//! table whose every cell says how it is known (`run`, `link` or `doc`).
+//!
+//! - [`load`]: reading reports and matrices (typed errors naming file and line).
+//! - [`docs`]: `targets/<family>/platform.yaml`, documented claims with sources.
+//! - [`merge`]: evidence precedence and disagreement flagging.
+//! - [`render`]: `matrix.json`, `MATRIX.md`, `index.html`.
+//! - [`diff`]: what changed between two matrices or reports, regressions first.
+
+pub mod diff;
+pub mod docs;
+pub mod error;
+pub mod load;
+pub mod merge;
+pub mod model;
+pub mod render;
+pub mod rows;
+pub mod version;
+
+pub use error::MatrixError;
+pub use merge::merge;
+pub use model::{Cell, Column, Evidence, Matrix, Row, Value};
+
+#[cfg(test)]
+mod tests;

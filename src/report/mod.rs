@@ -1,6 +1,6 @@
 //! The probe report: what one run on one platform observed. It is the unit the matrix merges.
 //!
-//! The JSON form is versioned (`schema_version`) and described by `schema/report.schema.json`.
+//! The JSON form is versioned (`schema_version`) and described by `schema/report.v1.schema.json`.
 //! Unknown fields are rejected so that a typo in a stored report is an error, not a silent gap.
 
 use std::collections::BTreeMap;

@@ -1,1 +1,85 @@
-//! (being written)
+//! The shared spawn implementation: one `Command` that behaves the same on every platform and
+//! picks the fastest strategy that can give that behaviour here.
+//!
+//! The API mirrors `std::process`, so switching is a change of one import. Extensions:
+//! [`Command::current_dir_fd`], [`Command::fd`], [`Command::setsid`],
+//! [`Command::process_group`], [`Command::signal_mask`], [`Command::reset_signals`] and
+//! [`Command::strategy`]; [`Child::strategy`] says which strategy ran.
+//!
+//! # Semantics (the same for every [`Strategy`] on every platform)
+//!
+//! - **Errors are returned, not exit codes.** A failed `setsid`, `setpgid`, `chdir`, `fchdir`,
+//!   `dup2` or `execve` in the child is an `Err(io::Error)` whose `raw_os_error()` is the
+//!   child's errno; the failed child has already been reaped (no zombie). A process that
+//!   started is never reported as "exited 127" in place of an error.
+//! - **Bad input fails before anything is spawned:** a NUL byte in the program, an argument,
+//!   an environment key or value, or the working directory is `ErrorKind::InvalidInput` naming
+//!   which; an empty program is `ENOENT`; a signal number the platform does not know (in
+//!   `signal_mask` or `reset_signals`), `SIGKILL`/`SIGSTOP` in `reset_signals`, or a negative
+//!   child fd is `InvalidInput`.
+//! - **Order in the child:** `setsid`, `setpgid`, change directory, fd mapping, signal
+//!   dispositions, signal mask, `execve`.
+//! - **Program lookup.** A program containing `/` is used as given; a relative one is resolved
+//!   against the child's *new* working directory. A bare name is searched in the `PATH` of the
+//!   environment the child receives (the parent's when the environment is unchanged), or
+//!   `/bin:/usr/bin` when that environment has no `PATH`; an empty entry means the working
+//!   directory. The search follows `execvp`: `ENOENT`, `ENOTDIR`, `ESTALE`, `ENODEV` and
+//!   `ETIMEDOUT` go on to the next entry, `EACCES` is remembered and reported if nothing else
+//!   is found, any other error stops the search; there is no `/bin/sh` retry on `ENOEXEC`.
+//!   Relative `PATH` entries resolve against the child's new working directory. The list of
+//!   candidates is computed in the parent, so every strategy tries the same paths.
+//! - **Signals.** `SIGPIPE` and every signal in `reset_signals` become `SIG_DFL`; caught signals
+//!   become `SIG_DFL` (as exec does; no handler ever runs in the child); other ignored signals
+//!   stay ignored. The child's mask is the calling thread's mask unless `signal_mask` is given.
+//! - **File descriptors.** The child gets its stdio (inherited, `/dev/null`, a pipe or a given
+//!   fd), every fd mapped with [`Command::fd`], and whatever fds the parent left without
+//!   `FD_CLOEXEC`; nothing this crate opens or is given reaches the child under any other
+//!   number. Mappings may overlap and permute (`3→4` with `4→3`). Fds handed to the `Command`
+//!   are marked close-on-exec in the parent.
+//! - **The parent is untouched:** its working directory and signal mask are never changed
+//!   (the directory change happens in the child only; signals are blocked around the clone
+//!   and the old mask restored).
+//! - **Environment.** When it is unchanged, the child gets the process environment as it is at
+//!   spawn time. As with `std`, a concurrent `setenv` from another thread is a data race.
+//!
+//! # Strategies
+//!
+//! See [`Strategy`]. `Auto` takes `clone3` (with `CLONE_CLEAR_SIGHAND`) on Linux when the kernel
+//! has it, else `clone(CLONE_VM|CLONE_VFORK)`; elsewhere `posix_spawn` when it can express the
+//! request, else `fork`. Forcing a strategy that cannot express a request is an
+//! `ErrorKind::Unsupported` error that names what is missing.
+
+mod child;
+mod command;
+mod cstr;
+mod dispatch;
+mod env;
+mod error;
+mod exec_child;
+mod fdplan;
+mod fork;
+mod os;
+mod output;
+mod plan;
+mod posix;
+mod search;
+mod sigs;
+mod status;
+mod stdio;
+mod strategy;
+
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(not(target_os = "linux"))]
+mod no_clone;
+#[cfg(target_os = "linux")]
+use linux as clone_backend;
+#[cfg(not(target_os = "linux"))]
+use no_clone as clone_backend;
+
+pub use child::Child;
+pub use command::Command;
+pub use error::{InputError, UnsupportedError};
+pub use status::{ExitStatus, Output};
+pub use stdio::Stdio;
+pub use strategy::{ParseStrategyError, Strategy};

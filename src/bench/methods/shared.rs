@@ -1,0 +1,104 @@
+//! `shared:*`: this crate's own spawn (`spawnmatrix::spawn::Command`), as `shared:auto` and
+//! forced to each strategy this process can use, built afresh for every spawn like `std:*`.
+
+use super::super::reap::check_status;
+use super::super::workload::{Stdio, Workload};
+use super::super::BenchError;
+use super::fork::spawn_error;
+use super::{Candidate, Method, Skipped};
+use crate::spawn::{Command, Stdio as SharedStdio, Strategy};
+
+pub struct Shared {
+    strategy: Strategy,
+    name: &'static str,
+    /// The strategy `Auto` picked, seen on the last spawn.
+    chosen: Option<Strategy>,
+}
+
+/// One candidate per strategy this process can use, `shared:auto` first. A forced strategy
+/// that cannot express the workload here (an `Unsupported` error on a trial spawn) is
+/// skipped with that error as the reason.
+pub fn candidates(w: &Workload) -> Vec<Candidate> {
+    Strategy::available()
+        .into_iter()
+        .map(|strategy| {
+            let mut method = Shared {
+                strategy,
+                name: name(strategy),
+                chosen: None,
+            };
+            match method.spawn_wait(w) {
+                Err(BenchError::Spawn { source, .. })
+                    if source.kind() == std::io::ErrorKind::Unsupported =>
+                {
+                    Err(Skipped {
+                        name: method.name,
+                        reason: source.to_string(),
+                    })
+                }
+                _ => Ok(Box::new(method) as Box<dyn Method>),
+            }
+        })
+        .collect()
+}
+
+/// `shared:<strategy name>`, as a static string.
+fn name(s: Strategy) -> &'static str {
+    match s {
+        Strategy::Auto => "shared:auto",
+        Strategy::PosixSpawn => "shared:posix_spawn",
+        Strategy::Clone3 => "shared:clone3",
+        Strategy::CloneVfork => "shared:clone_vfork",
+        Strategy::Vfork => "shared:vfork",
+        Strategy::Fork => "shared:fork",
+    }
+}
+
+impl Shared {
+    fn command(&self, w: &Workload) -> std::io::Result<Command> {
+        let mut cmd = Command::new(&w.program);
+        cmd.args(&w.args).strategy(self.strategy);
+        if let Some(path) = &w.path_env {
+            cmd.env("PATH", path);
+        }
+        if let Some(dir) = &w.dir {
+            cmd.current_dir_fd(dir.fd.try_clone()?);
+        }
+        match w.stdio {
+            Stdio::Inherit => {}
+            Stdio::NullStdout(_) => {
+                cmd.stdout(SharedStdio::null());
+            }
+            Stdio::Pipes => {
+                cmd.stdin(SharedStdio::piped()).stdout(SharedStdio::piped());
+            }
+        }
+        Ok(cmd)
+    }
+}
+
+impl Method for Shared {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn note(&self) -> Option<String> {
+        match (self.strategy, self.chosen) {
+            (Strategy::Auto, Some(chosen)) => Some(format!("chose `{chosen}`")),
+            _ => None,
+        }
+    }
+
+    fn spawn_wait(&mut self, w: &Workload) -> Result<(), BenchError> {
+        let mut child = self
+            .command(w)
+            .and_then(|mut cmd| cmd.spawn())
+            .map_err(|e| spawn_error(self, e))?;
+        self.chosen = Some(child.strategy());
+        let status = child.wait().map_err(|source| BenchError::Wait {
+            method: self.name.to_string(),
+            source,
+        })?;
+        check_status(self.name, status.into_raw())
+    }
+}

@@ -1,0 +1,305 @@
+//! Merging reports and documented claims into one matrix.
+//!
+//! Precedence works per cell: a column made from run (or link) reports keeps its observed
+//! values; the family's documented claim for that release is attached (`doc`), fills rows the
+//! reports did not cover (as `doc` cells), and is listed under `conflicts` when it disagrees.
+//! Several reports with the same platform key form one column: the newest wins each cell and
+//! the others' differing values are listed under `conflicts`.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::docs::{Docs, Family, VersionOf};
+use super::error::MatrixError;
+use super::load::SourcedReport;
+use super::model::{Alternative, Cell, Column, Evidence, Matrix, Row, MATRIX_SCHEMA_VERSION};
+use super::rows;
+use super::version::Version;
+use crate::report::{Platform, SUITE_VERSION};
+
+/// One column under construction.
+struct Draft {
+    column: Column,
+    cells: BTreeMap<String, Cell>,
+}
+
+/// Adds `other` to the cell's conflicts unless it agrees or is already listed.
+fn add_conflict(cell: &mut Cell, other: Alternative) {
+    if other.value != cell.value && !cell.conflicts.contains(&other) {
+        cell.conflicts.push(other);
+    }
+}
+
+/// Groups reports by platform key, newest first; the same run given twice is an error.
+fn group_by_key(
+    reports: &[SourcedReport],
+) -> Result<BTreeMap<String, Vec<&SourcedReport>>, MatrixError> {
+    let mut groups: BTreeMap<String, Vec<&SourcedReport>> = BTreeMap::new();
+    for r in reports {
+        let key = r.report.platform.key();
+        let group = groups.entry(key.clone()).or_default();
+        if let Some(same) = group.iter().find(|o| {
+            o.report.generated_at == r.report.generated_at
+                && o.report.platform.provenance.host == r.report.platform.provenance.host
+        }) {
+            return Err(MatrixError::DuplicateReport {
+                key,
+                first: same.origin.clone(),
+                second: r.origin.clone(),
+            });
+        }
+        group.push(r);
+    }
+    for group in groups.values_mut() {
+        group.sort_by(|a, b| b.report.generated_at.cmp(&a.report.generated_at));
+    }
+    Ok(groups)
+}
+
+fn report_column(key: String, group: &[&SourcedReport], docs: &Docs) -> Result<Draft, MatrixError> {
+    let newest = group[0];
+    let platform = &newest.report.platform;
+    let evidence = Evidence::from_provenance(&platform.provenance.kind).ok_or_else(|| {
+        MatrixError::UnknownProvenance {
+            path: newest.origin.clone(),
+            kind: platform.provenance.kind.clone(),
+        }
+    })?;
+    let mut cells = rows::report_cells(&newest.report, evidence);
+    for older in &group[1..] {
+        for (row, cell) in rows::report_cells(&older.report, evidence) {
+            match cells.get_mut(&row) {
+                None => {
+                    cells.insert(row, cell);
+                }
+                Some(existing) => add_conflict(
+                    existing,
+                    Alternative {
+                        value: cell.value,
+                        evidence,
+                        origin: older.origin.display().to_string(),
+                    },
+                ),
+            }
+        }
+    }
+    let family = docs.family_of(platform);
+    if let Some(family) = family {
+        if evidence != Evidence::Doc {
+            attach_claims(family, platform, &mut cells);
+        }
+    }
+    let mut suite_versions: Vec<String> = group
+        .iter()
+        .map(|r| r.report.suite_version.clone())
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    suite_versions.sort();
+    Ok(Draft {
+        column: Column {
+            key,
+            label: base_label(platform, family),
+            family: family.map(|f| f.spec.family.clone()),
+            evidence,
+            platform: platform.clone(),
+            suite_versions,
+            generated_at: Some(newest.report.generated_at.clone()),
+            origins: group
+                .iter()
+                .map(|r| r.origin.display().to_string())
+                .collect(),
+        },
+        cells,
+    })
+}
+
+/// Attaches the family's claims for this platform's release to observed cells, flags the
+/// ones they contradict, and fills rows nothing observed with `doc` cells.
+fn attach_claims(family: &Family, platform: &Platform, cells: &mut BTreeMap<String, Cell>) {
+    let Some(release) = family.release_of(platform) else {
+        return;
+    };
+    for row in family.rows() {
+        let Some(claim) = family.claim(row, &release) else {
+            continue;
+        };
+        match cells.get_mut(row) {
+            Some(cell) => {
+                add_conflict(
+                    cell,
+                    Alternative {
+                        value: claim.value.clone(),
+                        evidence: Evidence::Doc,
+                        origin: claim.source.clone(),
+                    },
+                );
+                cell.doc = Some(claim);
+            }
+            None => {
+                cells.insert(row.to_string(), doc_cell(claim));
+            }
+        }
+    }
+}
+
+fn doc_cell(claim: super::model::Claim) -> Cell {
+    Cell {
+        note: claim.note,
+        source: Some(claim.source),
+        ..Cell::new(claim.value, Evidence::Doc)
+    }
+}
+
+fn doc_columns(family: &Family) -> impl Iterator<Item = Draft> + '_ {
+    family.spec.doc_columns.iter().filter_map(move |v| {
+        let release = Version::parse(v)?;
+        let platform = family.doc_platform(v);
+        let cells = family
+            .rows()
+            .into_iter()
+            .filter_map(|row| Some((row.to_string(), doc_cell(family.claim(row, &release)?))))
+            .collect();
+        Some(Draft {
+            column: Column {
+                key: platform.key(),
+                label: base_label(&platform, Some(family)),
+                family: Some(family.spec.family.clone()),
+                evidence: Evidence::Doc,
+                platform,
+                suite_versions: Vec::new(),
+                generated_at: None,
+                origins: vec![family.file.display().to_string()],
+            },
+            cells,
+        })
+    })
+}
+
+/// A short header: the libc or OS name and release, plus where it ran when not here.
+fn base_label(p: &Platform, family: Option<&Family>) -> String {
+    let version = |v: &Option<String>| v.as_deref().map(|v| format!(" {v}")).unwrap_or_default();
+    let name = match family {
+        Some(f) if f.spec.version_of == VersionOf::Libc => {
+            format!("{}{}", f.spec.title, version(&p.libc.version))
+        }
+        Some(f) => format!("{}{}", f.spec.title, version(&p.os_version)),
+        None => format!("{} {}{}", p.os, p.libc.name, version(&p.libc.version)),
+    };
+    let image = p
+        .provenance
+        .image
+        .as_deref()
+        .map(|i| i.rsplit('/').next().unwrap_or(i));
+    match (p.provenance.kind.as_str(), image) {
+        ("container" | "ci", Some(image)) => format!("{name} ({image})"),
+        ("container" | "ci", None) => format!("{name} ({})", p.provenance.kind),
+        _ => name,
+    }
+}
+
+/// Makes labels unique: first by adding the arch, then a counter.
+fn unique_labels(columns: &mut [Column]) {
+    let count = |cols: &[Column], label: &str| cols.iter().filter(|c| c.label == label).count();
+    for i in 0..columns.len() {
+        if count(columns, &columns[i].label) > 1 {
+            let arch = columns[i].platform.arch.clone();
+            columns[i].label.push_str(&format!(" {arch}"));
+        }
+    }
+    for i in 0..columns.len() {
+        let mut n = 2;
+        let base = columns[i].label.clone();
+        while count(columns, &columns[i].label) > 1 {
+            columns[i].label = format!("{base} #{n}");
+            n += 1;
+        }
+    }
+}
+
+/// Families in the order the matrix shows them; others follow by name.
+const FAMILY_ORDER: &[&str] = &[
+    "linux-glibc",
+    "linux-musl",
+    "macos",
+    "freebsd",
+    "cygwin",
+    "netbsd",
+    "openbsd",
+    "illumos",
+    "android",
+];
+
+/// Column order: run, link, doc; then family, release and key.
+fn column_order(a: &Column, b: &Column) -> std::cmp::Ordering {
+    let release = |c: &Column| {
+        Version::parse(c.platform.libc.version.as_deref().unwrap_or(""))
+            .or_else(|| Version::parse(c.platform.os_version.as_deref().unwrap_or("")))
+    };
+    let family = |c: &Column| {
+        let f = c.family.as_deref();
+        let rank = f.and_then(|f| FAMILY_ORDER.iter().position(|x| *x == f));
+        (rank.unwrap_or(FAMILY_ORDER.len()), f.map(str::to_string))
+    };
+    (a.evidence, family(a), release(a), &a.key).cmp(&(b.evidence, family(b), release(b), &b.key))
+}
+
+/// Merges `reports` and the documented claims in `docs` into one matrix.
+pub fn merge(reports: &[SourcedReport], docs: &Docs) -> Result<Matrix, MatrixError> {
+    let mut drafts = Vec::new();
+    for (key, group) in group_by_key(reports)? {
+        drafts.push(report_column(key, &group, docs)?);
+    }
+    for family in &docs.families {
+        for draft in doc_columns(family) {
+            if let Some(other) = drafts.iter().find(|d| d.column.key == draft.column.key) {
+                return Err(MatrixError::Claims {
+                    path: family.file.clone(),
+                    message: format!(
+                        "doc column {} is also a report column ({})",
+                        draft.column.key,
+                        other.column.origins.join(", ")
+                    ),
+                });
+            }
+            drafts.push(draft);
+        }
+    }
+    drafts.sort_by(|a, b| column_order(&a.column, &b.column));
+
+    let mut table: BTreeMap<String, BTreeMap<String, Cell>> = BTreeMap::new();
+    let mut columns = Vec::with_capacity(drafts.len());
+    for draft in drafts {
+        for (row, cell) in draft.cells {
+            table
+                .entry(row)
+                .or_default()
+                .insert(draft.column.key.clone(), cell);
+        }
+        columns.push(draft.column);
+    }
+    unique_labels(&mut columns);
+
+    let mut rows: Vec<(u8, String, Row)> = table
+        .into_iter()
+        .map(|(id, cells)| {
+            let group = rows::group_of(&id);
+            let rank = rows::group(&group).0;
+            (rank, group.clone(), Row { id, group, cells })
+        })
+        .collect();
+    rows.sort_by(|a, b| (a.0, &a.1, &a.2.id).cmp(&(b.0, &b.1, &b.2.id)));
+    let mut groups = Vec::new();
+    for (_, group, _) in &rows {
+        if groups.last().map(|g: &super::model::Group| &g.id) != Some(group) {
+            groups.push(rows::group(group).1);
+        }
+    }
+    Ok(Matrix {
+        schema_version: MATRIX_SCHEMA_VERSION,
+        suite_version: SUITE_VERSION.to_string(),
+        generated_at: crate::report::now_rfc3339(),
+        columns,
+        groups,
+        rows: rows.into_iter().map(|(_, _, r)| r).collect(),
+    })
+}

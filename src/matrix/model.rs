@@ -1,0 +1,221 @@
+//! The merged capability matrix: columns (platforms), rows (stable dotted ids), cells.
+//!
+//! This is the JSON form (`matrix.json`, described by `schema/matrix.v1.schema.json`); the
+//! renderers and `diff` read nothing else.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use crate::report::Platform;
+
+/// Bumped whenever a field of the matrix JSON changes meaning or a required field is added.
+pub const MATRIX_SCHEMA_VERSION: u32 = 1;
+
+/// How a cell is known. The order is the precedence: `Run` beats `Link` beats `Doc`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Evidence {
+    /// Observed by running the probe (natively, in a container or in CI).
+    Run,
+    /// Found by linking a probe against a sysroot.
+    Link,
+    /// Documented; the cell names its source.
+    Doc,
+}
+
+impl Evidence {
+    /// The evidence a report's provenance kind gives, or `None` for an unknown kind.
+    pub fn from_provenance(kind: &str) -> Option<Evidence> {
+        match kind {
+            "native" | "container" | "ci" => Some(Evidence::Run),
+            "link" => Some(Evidence::Link),
+            "doc" => Some(Evidence::Doc),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Evidence::Run => "run",
+            Evidence::Link => "link",
+            Evidence::Doc => "doc",
+        }
+    }
+}
+
+/// What a cell says: availability, an outcome string, or a number (perf ratios).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Value {
+    Bool(bool),
+    Number(f64),
+    Text(String),
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Value::Bool(true) => f.write_str("yes"),
+            Value::Bool(false) => f.write_str("no"),
+            Value::Number(n) => write!(f, "{n:.2}"),
+            Value::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Matrix {
+    pub schema_version: u32,
+    /// The suite version that merged the matrix.
+    pub suite_version: String,
+    /// RFC 3339, UTC.
+    pub generated_at: String,
+    pub columns: Vec<Column>,
+    pub groups: Vec<Group>,
+    pub rows: Vec<Row>,
+}
+
+/// One platform as observed (one or more reports with the same platform key) or documented.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Column {
+    /// `report::Platform::key()`: stable across runs, unique in a matrix.
+    pub key: String,
+    /// Short header for tables (`glibc 2.36`, `macOS 15`), unique in a matrix.
+    pub label: String,
+    /// The `targets/` family this platform belongs to, when a platform.yaml claims it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub family: Option<String>,
+    pub evidence: Evidence,
+    pub platform: Platform,
+    /// The suite versions of the reports behind this column (none for doc columns).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub suite_versions: Vec<String>,
+    /// When the newest report behind this column was generated (none for doc columns).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated_at: Option<String>,
+    /// The files this column was read from (reports or platform.yaml).
+    pub origins: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Group {
+    /// `functions`, `flags`, `kernel`, `cases.<area>`, `perf`.
+    pub id: String,
+    pub title: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Row {
+    /// Stable dotted id: `functions.<name>`, `flags.<NAME>`, `kernel.<feature>`,
+    /// `cases.<case-id>.<subject>`, `perf.<strategy>.ratio_to_floor.<N>mib`.
+    pub id: String,
+    /// The id of the group this row belongs to.
+    pub group: String,
+    /// Keyed by column key; a platform with nothing known for this row has no entry.
+    pub cells: BTreeMap<String, Cell>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cell {
+    pub value: Value,
+    pub evidence: Evidence,
+    /// How a capability was found (`dlsym`, `link`, `setflags`, ...).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub how: Option<String>,
+    /// For cases: whether the outcome met the platform's expectation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Where a documented value comes from; required for `doc` evidence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// The documented claim for this run or link cell, when one covers this platform.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub doc: Option<Claim>,
+    /// Every other value seen for this cell that differs from `value`: a doc claim that run
+    /// or link evidence contradicts, or another report for the same platform key.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<Alternative>,
+}
+
+/// A documented value with its source.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    pub value: Value,
+    pub source: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A value that disagrees with the cell's own.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Alternative {
+    pub value: Value,
+    pub evidence: Evidence,
+    /// The report file or the documented source it comes from.
+    pub origin: String,
+}
+
+/// One flagged disagreement, for listings (stderr, Markdown, diff).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Disagreement<'a> {
+    pub row: &'a str,
+    pub column: &'a Column,
+    pub cell: &'a Cell,
+}
+
+impl Matrix {
+    /// Every cell that carries a disagreement, in row then column order.
+    pub fn disagreements(&self) -> impl Iterator<Item = Disagreement<'_>> {
+        self.rows.iter().flat_map(move |row| {
+            row.cells
+                .iter()
+                .filter(|(_, cell)| !cell.conflicts.is_empty())
+                .filter_map(move |(key, cell)| {
+                    Some(Disagreement {
+                        row: &row.id,
+                        column: self.column(key)?,
+                        cell,
+                    })
+                })
+        })
+    }
+
+    pub fn row(&self, id: &str) -> Option<&Row> {
+        self.rows.iter().find(|r| r.id == id)
+    }
+
+    pub fn column(&self, key: &str) -> Option<&Column> {
+        self.columns.iter().find(|c| c.key == key)
+    }
+}
+
+impl Disagreement<'_> {
+    /// One line for stderr and listings: row, column and every value with its origin.
+    pub fn describe(&self) -> String {
+        let others: Vec<String> = self
+            .cell
+            .conflicts
+            .iter()
+            .map(|a| format!("{} {} ({})", a.evidence.name(), a.value, a.origin))
+            .collect();
+        format!(
+            "{} on {} ({}): {} {} disagrees with {}",
+            self.row,
+            self.column.label,
+            self.column.key,
+            self.cell.evidence.name(),
+            self.cell.value,
+            others.join(", ")
+        )
+    }
+}

@@ -1,0 +1,170 @@
+//! How a report's contents become rows: stable dotted ids and the groups they belong to.
+
+use std::collections::BTreeMap;
+
+use super::model::{Cell, Evidence, Group, Value};
+use crate::report::{Capability, CaseResult, Perf, Report};
+
+/// The row id of a capability: flags are `POSIX_SPAWN_*`, kernel features say `how: kernel...`
+/// (or are already named `kernel.<x>`), everything else is a function.
+pub fn capability_row(name: &str, cap: &Capability) -> String {
+    if name.contains('.') {
+        name.to_string()
+    } else if name.starts_with("POSIX_SPAWN_") {
+        format!("flags.{name}")
+    } else if cap.how.starts_with("kernel") {
+        format!("kernel.{name}")
+    } else {
+        format!("functions.{name}")
+    }
+}
+
+/// A case's area: its id up to the first dash (`exec-enoent` -> `exec`), as in the
+/// conformance catalogue.
+pub fn case_area(case_id: &str) -> &str {
+    case_id.split('-').next().unwrap_or(case_id)
+}
+
+pub fn case_row(case_id: &str, subject: &str) -> String {
+    format!("cases.{case_id}.{subject}")
+}
+
+pub fn perf_row(strategy: &str, parent_mib: u64) -> String {
+    format!("perf.{strategy}.ratio_to_floor.{parent_mib}mib")
+}
+
+/// The group a row id belongs to: its first segment, or `cases.<area>` for cases.
+pub fn group_of(row: &str) -> String {
+    let mut parts = row.splitn(3, '.');
+    let first = parts.next().unwrap_or(row);
+    match (first, parts.next()) {
+        ("cases", Some(case)) => format!("cases.{}", case_area(case)),
+        _ => first.to_string(),
+    }
+}
+
+/// The group's place in the table and its title.
+pub fn group(id: &str) -> (u8, Group) {
+    let (rank, title) = match id {
+        "functions" => (0, String::from("Functions")),
+        "flags" => (1, String::from("Attribute flags")),
+        "kernel" => (2, String::from("Kernel features")),
+        "perf" => (
+            4,
+            String::from("Spawn cost (ratio to the fastest raw method)"),
+        ),
+        other => match other.strip_prefix("cases.") {
+            Some(area) => (3, format!("Conformance cases: {area}")),
+            None => (5, other.to_string()),
+        },
+    };
+    (
+        rank,
+        Group {
+            id: id.to_string(),
+            title,
+        },
+    )
+}
+
+fn capability_cell(cap: &Capability, evidence: Evidence) -> Cell {
+    Cell {
+        how: Some(cap.how.clone()),
+        note: cap.note.clone(),
+        source: cap.source.clone(),
+        ..Cell::new(Value::Bool(cap.available), evidence)
+    }
+}
+
+fn case_cell(result: &CaseResult, evidence: Evidence) -> Cell {
+    Cell {
+        verdict: Some(result.verdict.clone()),
+        note: result.note.clone(),
+        ..Cell::new(Value::Text(result.outcome.clone()), evidence)
+    }
+}
+
+fn perf_cells(perf: &Perf, evidence: Evidence) -> impl Iterator<Item = (String, Cell)> + '_ {
+    perf.entries.iter().map(move |e| {
+        let note = format!(
+            "median {:.1} µs (min {:.1}, p90 {:.1}) over {} spawns; floor: {}",
+            e.median_us, e.min_us, e.p90_us, perf.iterations, perf.floor
+        );
+        let cell = Cell {
+            note: Some(note),
+            ..Cell::new(Value::Number(e.ratio_to_floor), evidence)
+        };
+        (perf_row(&e.strategy, e.parent_mib), cell)
+    })
+}
+
+/// Every cell a report contributes to its column, by row id.
+pub fn report_cells(report: &Report, evidence: Evidence) -> BTreeMap<String, Cell> {
+    let caps = report
+        .capabilities
+        .iter()
+        .map(|(name, cap)| (capability_row(name, cap), capability_cell(cap, evidence)));
+    let cases = report.cases.iter().flat_map(|(id, subjects)| {
+        subjects
+            .iter()
+            .map(move |(subject, r)| (case_row(id, subject), case_cell(r, evidence)))
+    });
+    let perf = report
+        .perf
+        .iter()
+        .flat_map(move |p| perf_cells(p, evidence));
+    caps.chain(cases).chain(perf).collect()
+}
+
+impl Cell {
+    /// A cell with only its value and evidence.
+    pub fn new(value: Value, evidence: Evidence) -> Cell {
+        Cell {
+            value,
+            evidence,
+            how: None,
+            verdict: None,
+            note: None,
+            source: None,
+            doc: None,
+            conflicts: Vec::new(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    fn cap(how: &str) -> Capability {
+        Capability {
+            available: true,
+            how: how.to_string(),
+            note: None,
+            source: None,
+        }
+    }
+
+    #[rstest]
+    #[case(
+        "posix_spawn_file_actions_addchdir_np",
+        "dlsym",
+        "functions.posix_spawn_file_actions_addchdir_np"
+    )]
+    #[case("POSIX_SPAWN_SETSID", "setflags", "flags.POSIX_SPAWN_SETSID")]
+    #[case("clone3", "kernel-syscall", "kernel.clone3")]
+    #[case("kernel.pidfd", "dlsym", "kernel.pidfd")]
+    fn capability_rows(#[case] name: &str, #[case] how: &str, #[case] row: &str) {
+        assert_eq!(capability_row(name, &cap(how)), row);
+    }
+
+    #[rstest]
+    #[case("functions.posix_spawn", "functions")]
+    #[case("cases.exec-enoent.libc", "cases.exec")]
+    #[case("cases.fchdir-add-negative-fd.shared", "cases.fchdir")]
+    #[case("perf.clone3.ratio_to_floor.0mib", "perf")]
+    fn groups(#[case] row: &str, #[case] group: &str) {
+        assert_eq!(group_of(row), group);
+    }
+}

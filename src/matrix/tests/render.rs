@@ -1,0 +1,63 @@
+//! Renderers: every cell shows value and evidence; notes, sources and disagreements show.
+
+use super::*;
+use crate::matrix::merge;
+use crate::matrix::render::{html, json, markdown};
+
+fn sample() -> crate::matrix::Matrix {
+    let r = with_case(
+        with_cap(
+            report("glibc", "2.36", "native"),
+            "posix_spawn_file_actions_addchdir_np",
+            false,
+        ),
+        "exec-enoent",
+        "libc",
+        "returned:ENOENT",
+        "pass",
+    );
+    merge(&[sourced("r.json", r)], &glibc_docs()).unwrap()
+}
+
+#[test]
+fn markdown_marks_evidence_sources_and_disagreements() {
+    let md = markdown::render(&sample());
+    assert!(
+        md.contains("| `posix_spawn_file_actions_addchdir_np` | no ✅ ⚠️[^"),
+        "{md}"
+    );
+    assert!(md.contains("## Disagreements"), "{md}");
+    assert!(md.contains("Source: GL-NEWS: bminor/glibc NEWS"), "{md}");
+    assert!(md.contains("| glibc 2.28 | 📄 doc |"), "{md}");
+    assert!(md.contains("`exec-enoent · libc`"), "{md}");
+}
+
+#[test]
+fn json_round_trips() {
+    let m = sample();
+    let text = json::render(&m);
+    let back = crate::matrix::load::parse_matrix(std::path::Path::new("m.json"), &text).unwrap();
+    assert_eq!(back, m);
+}
+
+#[test]
+fn html_embeds_the_data_safely_and_loads_nothing() {
+    let mut m = sample();
+    m.rows[0].cells.values_mut().next().unwrap().note =
+        Some(String::from("</script><script>alert(1)</script><!--"));
+    let page = html::render(&m);
+    assert_eq!(
+        page.matches("</script>").count(),
+        2,
+        "only the page's own script ends"
+    );
+    assert!(!page.contains("/*MATRIX_JSON*/"));
+    for remote in ["http://", "https://", "src=\"", "@import"] {
+        assert!(!page.contains(remote), "the page must not load {remote}");
+    }
+    let start =
+        page.find("type=\"application/json\">").unwrap() + "type=\"application/json\">".len();
+    let end = start + page[start..].find("</script>").unwrap();
+    let data: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
+    assert_eq!(data["columns"].as_array().unwrap().len(), m.columns.len());
+}

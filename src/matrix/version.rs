@@ -1,0 +1,77 @@
+//! Release numbers as the doc claims compare them: dotted numbers, with any suffix ignored.
+
+use std::cmp::Ordering;
+
+/// A dotted release number (`2.29`, `10.15`, `14.1` from `14.1-RELEASE`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Version(Vec<u64>);
+
+impl Version {
+    /// The leading dotted number of `text`; `None` when it does not start with a digit, so a
+    /// vague version (`>=1.2.5`, `unknown`) never matches a range by accident.
+    pub fn parse(text: &str) -> Option<Version> {
+        let text = text.trim();
+        if !text.starts_with(|c: char| c.is_ascii_digit()) {
+            return None;
+        }
+        let mut parts = Vec::new();
+        for part in text.split('.') {
+            let digits: String = part.chars().take_while(char::is_ascii_digit).collect();
+            if digits.is_empty() {
+                break;
+            }
+            parts.push(digits.parse().ok()?);
+            if digits.len() != part.len() {
+                break;
+            }
+        }
+        Some(Version(parts))
+    }
+}
+
+impl Ord for Version {
+    /// Missing components count as zero: `15` == `15.0`.
+    fn cmp(&self, other: &Self) -> Ordering {
+        let len = self.0.len().max(other.0.len());
+        (0..len)
+            .map(|i| {
+                let a = self.0.get(i).copied().unwrap_or(0);
+                let b = other.0.get(i).copied().unwrap_or(0);
+                a.cmp(&b)
+            })
+            .find(|o| o.is_ne())
+            .unwrap_or(Ordering::Equal)
+    }
+}
+
+impl PartialOrd for Version {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Version;
+    use rstest::rstest;
+    use std::cmp::Ordering;
+
+    #[rstest]
+    #[case("2.29", "2.28", Ordering::Greater)]
+    #[case("2.9", "2.29", Ordering::Less)]
+    #[case("15", "15.0", Ordering::Equal)]
+    #[case("14.1-RELEASE", "14.1", Ordering::Equal)]
+    #[case("10.15.7", "10.15", Ordering::Greater)]
+    fn compares(#[case] a: &str, #[case] b: &str, #[case] expected: Ordering) {
+        let (a, b) = (Version::parse(a).unwrap(), Version::parse(b).unwrap());
+        assert_eq!(a.cmp(&b), expected);
+    }
+
+    #[rstest]
+    #[case(">=1.2.5")]
+    #[case("unknown")]
+    #[case("")]
+    fn vague_versions_do_not_parse(#[case] text: &str) {
+        assert_eq!(Version::parse(text), None);
+    }
+}

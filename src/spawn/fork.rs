@@ -1,0 +1,78 @@
+//! The `fork` strategy: `fork`, prepare, `execve`; a close-on-exec pipe carries the child's
+//! errno back (end of file means the exec worked). Available everywhere; its cost grows with
+//! the parent's page tables.
+
+use std::io::{self, Read};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+
+use super::child::reap_failed;
+use super::error::{check, last};
+use super::exec_child;
+use super::os::pipe_cloexec;
+use super::plan::Prepared;
+use super::sigs::BlockAll;
+
+/// Spawns with `fork`.
+pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
+    let (read_end, write_end) = pipe_cloexec()?;
+    let write_end = away_from_targets(write_end, p)?;
+    let block = BlockAll::new()?;
+    let mask = p.mask.as_ref().unwrap_or(block.old()) as *const libc::sigset_t;
+    let view = p.view(mask, true);
+    // SAFETY: the child only runs `exec_child::run` (async-signal-safe) and `_exit`.
+    let pid = unsafe { libc::fork() };
+    if pid == 0 {
+        // SAFETY: in the child, with the view prepared above.
+        unsafe {
+            let e = exec_child::run(&view);
+            libc::write(
+                write_end.as_raw_fd(),
+                (&e as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>(),
+            );
+            libc::_exit(127)
+        }
+    }
+    let fork_error = (pid == -1).then(last);
+    block.restore()?;
+    if let Some(e) = fork_error {
+        return Err(e);
+    }
+    drop(write_end);
+    match read_errno(read_end) {
+        Ok(None) => Ok(pid),
+        Ok(Some(errno)) => Err(reap_failed(pid, errno)),
+        Err(e) => {
+            let _ = reap_failed(pid, 0);
+            Err(e)
+        }
+    }
+}
+
+/// The errno the child wrote, or `None` at end of file (it exec'd).
+fn read_errno(fd: OwnedFd) -> io::Result<Option<libc::c_int>> {
+    let mut f = std::fs::File::from(fd);
+    let mut buf = [0u8; std::mem::size_of::<libc::c_int>()];
+    let mut got = 0;
+    while got < buf.len() {
+        match f.read(&mut buf[got..]) {
+            Ok(0) if got == 0 => return Ok(None),
+            Ok(0) => return Err(io::Error::other("short errno report from the child")),
+            Ok(n) => got += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(Some(libc::c_int::from_ne_bytes(buf)))
+}
+
+/// Moves the report pipe above every fd the plan writes, so no `dup2` closes it.
+fn away_from_targets(fd: OwnedFd, p: &Prepared) -> io::Result<OwnedFd> {
+    if !p.fds.is_target(fd.as_raw_fd()) {
+        return Ok(fd);
+    }
+    // SAFETY: fcntl on an fd we own; the copy is new and close-on-exec.
+    let copy = check(unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, p.fds.high) })?;
+    // SAFETY: a new fd nobody else owns.
+    Ok(unsafe { OwnedFd::from_raw_fd(copy) })
+}

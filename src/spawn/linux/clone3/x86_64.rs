@@ -1,0 +1,40 @@
+//! The clone3 trampoline for x86_64.
+
+use std::arch::asm;
+use std::ffi::c_void;
+
+use super::{CloneArgs, Entry};
+
+/// `clone3(args, size)`. Returns the child's pid or `-errno` in the parent. The child starts
+/// on the stack given in `args` with every register as the parent had it except `rax` (0) and
+/// `rsp`; it clears the frame pointer and calls `entry(arg)`, which never returns (`ud2` if it
+/// did). The child never executes a Rust instruction of this frame.
+///
+/// # Safety
+/// `args` must describe a private stack that stays mapped until the child execs or exits.
+pub(super) unsafe fn raw_clone3(
+    args: *const CloneArgs,
+    size: usize,
+    entry: Entry,
+    arg: *mut c_void,
+) -> i64 {
+    let ret: i64;
+    asm!(
+        "syscall",
+        "test rax, rax",
+        "jnz 2f",
+        "xor ebp, ebp",
+        "mov rdi, r12",
+        "call r13",
+        "ud2",
+        "2:",
+        inlateout("rax") libc::SYS_clone3 => ret,
+        in("rdi") args,
+        in("rsi") size,
+        in("r12") arg,
+        in("r13") entry,
+        lateout("rcx") _,
+        lateout("r11") _,
+    );
+    ret
+}

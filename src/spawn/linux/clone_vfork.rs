@@ -1,0 +1,27 @@
+//! `clone(CLONE_VM|CLONE_VFORK)`: the parent sleeps until the child execs or exits; the child
+//! resets caught signals itself (one `sigaction` query per signal).
+
+use std::ffi::c_void;
+use std::io;
+
+use super::vm_child::{self, child_main};
+use crate::spawn::error::errno;
+use crate::spawn::plan::Prepared;
+
+extern "C" fn entry(arg: *mut c_void) -> libc::c_int {
+    // SAFETY: `arg` is what `vm_child::spawn` passed to clone.
+    unsafe { child_main(arg) }
+}
+
+/// Spawns with `clone(CLONE_VM|CLONE_VFORK)`.
+pub(in crate::spawn) fn clone_vfork(p: &mut Prepared) -> io::Result<libc::pid_t> {
+    let r = vm_child::spawn(p, true, |stack, arg| {
+        let flags = libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD;
+        // SAFETY: a private stack, an entry that never returns, and `arg` alive throughout.
+        match unsafe { libc::clone(entry, stack.top(), flags, arg) } {
+            -1 => Err(errno()),
+            pid => Ok(pid),
+        }
+    })?;
+    r.map_err(io::Error::from_raw_os_error)
+}

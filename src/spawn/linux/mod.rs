@@ -1,0 +1,13 @@
+//! Linux strategies that create the child themselves and share the parent's memory until it
+//! execs: `clone(CLONE_VM|CLONE_VFORK)` and `clone3` with `CLONE_CLEAR_SIGHAND`.
+
+mod clone3;
+mod clone_vfork;
+mod stack;
+mod vm_child;
+
+pub(super) use clone3::{clone3, clone3_maybe_supported, clone3_supported};
+pub(super) use clone_vfork::clone_vfork;
+
+/// `clone(CLONE_VM|CLONE_VFORK)` exists on every Linux kernel this crate runs on.
+pub(super) const CLONE_VFORK_SUPPORTED: bool = true;

@@ -1,0 +1,41 @@
+//! macOS and the other Apple systems.
+
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+
+use crate::spawn::error::check;
+
+/// Signals are 1..=31.
+pub(in crate::spawn) const NSIG: libc::c_int = 32;
+
+/// `POSIX_SPAWN_SETSID` is 0x400 since macOS 10.15 (xnu `spawn.h`); the libc crate lacks it.
+pub(in crate::spawn) const SETSID_FLAG: Option<libc::c_short> = Some(0x400);
+
+/// The kernel runs the file actions; not observed here, so the path is made absolute in the
+/// parent instead.
+pub(in crate::spawn) const POSIX_SPAWN_RELATIVE_AFTER_CHDIR: bool = false;
+
+extern "C" {
+    fn _NSGetEnviron() -> *mut *const *const libc::c_char;
+}
+
+/// The process environment block.
+pub(in crate::spawn) fn environ() -> *const *const libc::c_char {
+    // SAFETY: _NSGetEnviron always returns a valid pointer to the environ variable.
+    unsafe { *_NSGetEnviron() }
+}
+
+/// A close-on-exec pipe. macOS has no `pipe2`, so another thread's fork between `pipe` and
+/// `fcntl` could inherit the ends (std has the same window there).
+pub(in crate::spawn) fn pipe_cloexec() -> io::Result<(OwnedFd, OwnedFd)> {
+    let mut fds = [0; 2];
+    // SAFETY: pipe writes two fds into the array when it returns 0.
+    check(unsafe { libc::pipe(fds.as_mut_ptr()) })?;
+    // SAFETY: both fds are new and owned by nobody else.
+    let (r, w) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    for fd in [&r, &w] {
+        // SAFETY: fcntl on an fd we own.
+        check(unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, libc::FD_CLOEXEC) })?;
+    }
+    Ok((r, w))
+}

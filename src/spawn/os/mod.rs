@@ -1,0 +1,26 @@
+//! The few platform facts the spawn code needs, one file per platform family.
+//!
+//! Each provides: `NSIG` (one above the highest signal number), `environ()` (the process
+//! environment block), `pipe_cloexec()`, `SETSID_FLAG` (the `POSIX_SPAWN_SETSID` value, if
+//! any) and `POSIX_SPAWN_RELATIVE_AFTER_CHDIR` (whether `posix_spawn` resolves a relative
+//! program path after its chdir file action, observed or read in its source).
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+mod linux;
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub(super) use linux::*;
+
+#[cfg(target_os = "freebsd")]
+mod freebsd;
+#[cfg(target_os = "freebsd")]
+pub(super) use freebsd::*;
+
+#[cfg(target_vendor = "apple")]
+mod apple;
+#[cfg(target_vendor = "apple")]
+pub(super) use apple::*;
+
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+mod environ_pipe2;
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+pub(super) use environ_pipe2::*;

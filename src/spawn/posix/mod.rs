@@ -1,0 +1,150 @@
+//! The `posix_spawn` strategy: the request as file actions and attributes.
+//!
+//! Fd mappings use the same two-step plan as the other strategies (sources that are also
+//! targets go through a copy at `high + k` that is closed afterwards), so no action depends on
+//! how a libc treats `dup2(fd, fd)`. The program candidates are tried one `posix_spawn` each,
+//! with the `execvp` rule, so the search is the same as elsewhere (and `posix_spawnp`'s
+//! `/bin/sh` retry on some platforms never happens).
+
+mod actions;
+mod attr;
+mod ext;
+
+use std::ffi::{c_char, CString};
+use std::io;
+
+use actions::FileActions;
+use attr::Attr;
+
+use super::dispatch::unsupported;
+use super::os;
+use super::plan::{absolute_in, Prepared};
+use super::search::{Next, SearchState};
+use super::sigs;
+use super::strategy::Strategy;
+
+/// Why `posix_spawn` cannot express this request here, if it cannot.
+pub(super) fn cannot_express(p: &Prepared) -> Option<&'static str> {
+    if p.cwd_path.is_some() && ext::addchdir().is_none() {
+        return Some("change directory (no posix_spawn_file_actions_addchdir in this libc)");
+    }
+    if p.cwd_fd.is_some() && ext::addfchdir().is_none() {
+        return Some("change directory by fd (no posix_spawn_file_actions_addfchdir in this libc)");
+    }
+    if p.cwd_fd.is_some() && !os::POSIX_SPAWN_RELATIVE_AFTER_CHDIR && p.relative_after_chdir() {
+        return Some("resolve a relative program path after an fchdir");
+    }
+    if p.setsid && os::SETSID_FLAG.is_none() {
+        return Some("start a new session (no POSIX_SPAWN_SETSID)");
+    }
+    None
+}
+
+/// Spawns with `posix_spawn`.
+pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
+    if let Some(what) = cannot_express(p) {
+        return Err(unsupported(Strategy::PosixSpawn, what));
+    }
+    let actions = file_actions(p)?;
+    let attr = attributes(p)?;
+    let absolute = absolute_candidates(p)?;
+    let absolute_ptrs: Option<Vec<*const c_char>> = absolute
+        .as_ref()
+        .map(|v| v.iter().map(|c| c.as_ptr()).collect());
+    let candidates = absolute_ptrs.as_ref().unwrap_or(&p.candidates);
+    let envp = p.envp.as_ptr();
+    let mut search = SearchState::new();
+    for &path in candidates {
+        let mut pid = 0;
+        // SAFETY: every pointer was prepared for this call and outlives it.
+        let rc = unsafe {
+            libc::posix_spawn(
+                &mut pid,
+                path,
+                actions.as_ptr(),
+                attr.as_ptr(),
+                p.argv.as_ptr().cast::<*mut c_char>(),
+                envp.cast::<*mut c_char>(),
+            )
+        };
+        if rc == 0 {
+            return Ok(pid);
+        }
+        if let Next::Stop(e) = search.after(rc) {
+            return Err(io::Error::from_raw_os_error(e));
+        }
+    }
+    Err(io::Error::from_raw_os_error(search.result()))
+}
+
+/// chdir/fchdir, then the fd plan.
+fn file_actions(p: &Prepared) -> io::Result<FileActions> {
+    let mut fa = FileActions::new()?;
+    let missing = || unsupported(Strategy::PosixSpawn, "change directory here");
+    if let Some(path) = &p.cwd_path {
+        fa.chdir(ext::addchdir().ok_or_else(missing)?, path)?;
+    }
+    if let Some(fd) = p.cwd_fd {
+        fa.fchdir(ext::addfchdir().ok_or_else(missing)?, fd)?;
+    }
+    let mut tmps = Vec::new();
+    let mut sources = Vec::with_capacity(p.fds.moves.len());
+    for m in &p.fds.moves {
+        if m.via_tmp {
+            let tmp = p
+                .fds
+                .high
+                .checked_add(tmps.len() as libc::c_int)
+                .ok_or_else(|| io::Error::from_raw_os_error(libc::EMFILE))?;
+            fa.dup2(m.src, tmp)?;
+            tmps.push(tmp);
+            sources.push(tmp);
+        } else {
+            sources.push(m.src);
+        }
+    }
+    for (m, &src) in p.fds.moves.iter().zip(&sources) {
+        fa.dup2(src, m.dst)?;
+    }
+    for &tmp in &tmps {
+        fa.close(tmp)?;
+    }
+    Ok(fa)
+}
+
+/// Signal defaults (always: SIGPIPE), mask, process group, session.
+fn attributes(p: &Prepared) -> io::Result<Attr> {
+    let mut attr = Attr::new()?;
+    let mut flags = libc::POSIX_SPAWN_SETSIGDEF as libc::c_short;
+    attr.set_sigdefault(&sigs::set_of(&p.default_signals, "reset to SIG_DFL")?)?;
+    if let Some(mask) = &p.mask {
+        attr.set_sigmask(mask)?;
+        flags |= libc::POSIX_SPAWN_SETSIGMASK as libc::c_short;
+    }
+    if let Some(pgid) = p.pgid {
+        attr.set_pgroup(pgid)?;
+        flags |= libc::POSIX_SPAWN_SETPGROUP as libc::c_short;
+    }
+    if p.setsid {
+        flags |= os::SETSID_FLAG
+            .ok_or_else(|| unsupported(Strategy::PosixSpawn, "start a new session"))?;
+    }
+    attr.set_flags(flags)?;
+    Ok(attr)
+}
+
+/// Where `posix_spawn` would resolve a relative program before its chdir action: the
+/// candidates made absolute against the new directory. `None` when nothing needs it.
+fn absolute_candidates(p: &Prepared) -> io::Result<Option<Vec<CString>>> {
+    let Some(cwd) = &p.cwd_path else {
+        return Ok(None);
+    };
+    if os::POSIX_SPAWN_RELATIVE_AFTER_CHDIR || !p.relative_after_chdir() {
+        return Ok(None);
+    }
+    p.candidate_strings
+        .iter()
+        .map(|c| absolute_in(cwd, c))
+        .collect::<io::Result<_>>()
+        .map(Some)
+}

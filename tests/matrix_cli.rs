@@ -1,0 +1,188 @@
+//! `spawnmatrix matrix` and `spawnmatrix diff` as a user runs them: files written, errors
+//! naming the file, nothing written on failure, and diff's exit status.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use rstest::rstest;
+
+fn bin() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_spawnmatrix"));
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
+    cmd
+}
+
+fn report(libc_version: &str, addchdir: bool, outcome: &str) -> String {
+    format!(
+        r#"{{"schema_version":1,"suite_version":"0.1.0","generated_at":"2026-11-30T07:00:00Z",
+ "platform":{{"os":"linux","arch":"x86_64","target":"x86_64-unknown-linux-gnu",
+   "libc":{{"name":"glibc","version":"{libc_version}"}},"provenance":{{"kind":"native"}}}},
+ "capabilities":{{"posix_spawn_file_actions_addchdir_np":{{"available":{addchdir},"how":"dlsym"}}}},
+ "cases":{{"exec-enoent":{{"libc":{{"outcome":"{outcome}","verdict":"pass"}}}}}}}}"#
+    )
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn run(cmd: &mut Command) -> Output {
+    let out = cmd.output().unwrap();
+    eprintln!(
+        "stdout:\n{}\nstderr:\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+#[test]
+fn matrix_writes_all_three_outputs_with_doc_columns() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = write(
+        tmp.path(),
+        "r.json",
+        &report("2.36", true, "returned:ENOENT"),
+    );
+    let out = tmp.path().join("out");
+    let result = run(bin().arg("matrix").arg(&r).arg("--out").arg(&out));
+    assert!(result.status.success());
+    let json = std::fs::read_to_string(out.join("matrix.json")).unwrap();
+    let m: spawnmatrix::matrix::Matrix = serde_json::from_str(&json).unwrap();
+    assert_eq!(m.columns[0].evidence, spawnmatrix::matrix::Evidence::Run);
+    for family in ["macos", "freebsd", "cygwin"] {
+        assert!(
+            m.columns.iter().any(|c| c.family.as_deref() == Some(family)
+                && c.evidence == spawnmatrix::matrix::Evidence::Doc),
+            "a doc column for {family}"
+        );
+    }
+    assert!(std::fs::read_to_string(out.join("MATRIX.md"))
+        .unwrap()
+        .contains("| glibc 2.36 | ✅ run |"));
+    assert!(std::fs::read_to_string(out.join("index.html"))
+        .unwrap()
+        .contains("matrix-data"));
+}
+
+#[test]
+fn no_docs_leaves_documented_columns_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    let r = write(tmp.path(), "r.json", &report("2.36", true, "ok"));
+    let out = tmp.path().join("out");
+    assert!(run(bin()
+        .arg("matrix")
+        .arg(&r)
+        .arg("--no-docs")
+        .arg("--out")
+        .arg(&out))
+    .status
+    .success());
+    let m: spawnmatrix::matrix::Matrix =
+        serde_json::from_str(&std::fs::read_to_string(out.join("matrix.json")).unwrap()).unwrap();
+    assert_eq!(m.columns.len(), 1);
+}
+
+#[rstest]
+#[case::bad_json("{\n\"schema_version\": 1,\n]", "bad.json:3:")]
+#[case::wrong_version(r#"{"schema_version": 7}"#, "schema_version 7 is not supported")]
+fn bad_input_names_the_file_and_writes_nothing(#[case] text: &str, #[case] message: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let good = write(tmp.path(), "good.json", &report("2.36", true, "ok"));
+    assert!(run(bin().arg("matrix").arg(&good).arg("--out").arg(&out))
+        .status
+        .success());
+    let before = std::fs::read(out.join("matrix.json")).unwrap();
+
+    let bad = write(tmp.path(), "bad.json", text);
+    let result = run(bin()
+        .arg("matrix")
+        .arg(&good)
+        .arg(&bad)
+        .arg("--out")
+        .arg(&out));
+    assert_eq!(result.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&result.stderr);
+    assert!(stderr.contains(message), "{stderr}");
+    assert_eq!(
+        std::fs::read(out.join("matrix.json")).unwrap(),
+        before,
+        "previous output kept"
+    );
+}
+
+#[test]
+fn the_same_run_twice_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let a = write(tmp.path(), "a.json", &report("2.36", true, "ok"));
+    let b = write(tmp.path(), "b.json", &report("2.36", true, "ok"));
+    let out = tmp.path().join("out");
+    let result = run(bin().arg("matrix").arg(&a).arg(&b).arg("--out").arg(&out));
+    assert_eq!(result.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&result.stderr).contains("same run"));
+    assert!(!out.join("matrix.json").exists());
+}
+
+#[rstest]
+#[case::no_change(true, "returned:ENOENT", 0, "No changes.")]
+#[case::capability_lost(false, "returned:ENOENT", 1, "Regressions (1):")]
+#[case::outcome_changed(
+    true,
+    "child-exit:127",
+    1,
+    "outcome changed: returned:ENOENT -> child-exit:127"
+)]
+fn diff_exit_status_says_whether_something_regressed(
+    #[case] addchdir: bool,
+    #[case] outcome: &str,
+    #[case] code: i32,
+    #[case] text: &str,
+) {
+    let tmp = tempfile::tempdir().unwrap();
+    let old = write(
+        tmp.path(),
+        "old.json",
+        &report("2.36", true, "returned:ENOENT"),
+    );
+    let new = write(tmp.path(), "new.json", &report("2.41", addchdir, outcome));
+    let result = run(bin().arg("diff").arg(&old).arg(&new));
+    assert_eq!(result.status.code(), Some(code));
+    assert!(String::from_utf8_lossy(&result.stdout).contains(text));
+}
+
+#[test]
+fn diff_reads_matrices_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let old = write(tmp.path(), "old.json", &report("2.36", true, "ok"));
+    let new = write(
+        tmp.path(),
+        "new.json",
+        &report("2.36", false, "ok").replace("07:00:00Z", "08:00:00Z"),
+    );
+    let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
+    assert!(run(bin()
+        .args(["matrix", "--no-docs", "--out"])
+        .arg(&a)
+        .arg(&old))
+    .status
+    .success());
+    assert!(run(bin()
+        .args(["matrix", "--no-docs", "--out"])
+        .arg(&b)
+        .arg(&new))
+    .status
+    .success());
+    let result = run(bin()
+        .arg("diff")
+        .arg(a.join("matrix.json"))
+        .arg(b.join("matrix.json")));
+    assert_eq!(result.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert!(
+        stdout.starts_with("Regressions (1):\n  functions.posix_spawn_file_actions_addchdir_np"),
+        "{stdout}"
+    );
+}

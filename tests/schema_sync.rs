@@ -1,0 +1,266 @@
+//! The JSON Schemas in schema/ must describe exactly what the Rust types read and write:
+//! every object's `properties` are the fields the type serializes, and a property is
+//! `required` exactly when deserialization fails without it. Stored reports are also checked
+//! to parse; `.ci/run` validates them against the schema with check-jsonschema.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use rstest::rstest;
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
+
+use spawnmatrix::matrix::model::{Alternative, Claim, Evidence, Group, Matrix, Row};
+use spawnmatrix::matrix::{Cell, Column};
+use spawnmatrix::report::{
+    Capability, CaseResult, Libc, Perf, PerfEntry, Platform, Provenance, Report,
+};
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn schema(name: &str) -> Value {
+    let text = std::fs::read_to_string(root().join("schema").join(name)).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+fn some(s: &str) -> Option<String> {
+    Some(s.to_string())
+}
+
+/// A report with every optional field set and every collection non-empty.
+fn full_report() -> Report {
+    let mut caps = BTreeMap::new();
+    caps.insert(
+        String::from("posix_spawn"),
+        Capability {
+            available: true,
+            how: String::from("dlsym"),
+            note: some("n"),
+            source: some("s"),
+        },
+    );
+    let mut subjects = BTreeMap::new();
+    subjects.insert(
+        String::from("libc"),
+        CaseResult {
+            outcome: String::from("ok"),
+            facts: [(String::from("cwd"), json!("/"))].into_iter().collect(),
+            verdict: String::from("pass"),
+            note: some("n"),
+        },
+    );
+    Report {
+        schema_version: 1,
+        suite_version: String::from("0.1.0"),
+        generated_at: String::from("2026-11-30T07:00:00Z"),
+        platform: full_platform(),
+        capabilities: caps,
+        cases: [(String::from("exec-enoent"), subjects)]
+            .into_iter()
+            .collect(),
+        perf: Some(Perf {
+            floor: String::from("vfork"),
+            iterations: 10,
+            entries: vec![PerfEntry {
+                strategy: String::from("auto"),
+                parent_mib: 0,
+                min_us: 1.0,
+                median_us: 2.0,
+                p90_us: 3.0,
+                ratio_to_floor: 1.1,
+            }],
+        }),
+    }
+}
+
+fn full_platform() -> Platform {
+    Platform {
+        os: String::from("linux"),
+        os_version: some("debian 12"),
+        kernel: some("6.18"),
+        arch: String::from("x86_64"),
+        target: String::from("x86_64-unknown-linux-gnu"),
+        libc: Libc {
+            name: String::from("glibc"),
+            version: some("2.36"),
+            detail: some("d"),
+        },
+        provenance: Provenance {
+            kind: String::from("native"),
+            image: some("i"),
+            host: some("h"),
+        },
+    }
+}
+
+fn full_matrix() -> Matrix {
+    let cell = Cell {
+        value: spawnmatrix::matrix::Value::Bool(true),
+        evidence: Evidence::Run,
+        how: some("dlsym"),
+        verdict: some("pass"),
+        note: some("n"),
+        source: some("s"),
+        doc: Some(Claim {
+            value: spawnmatrix::matrix::Value::Bool(false),
+            source: String::from("s"),
+            note: some("n"),
+        }),
+        conflicts: vec![Alternative {
+            value: spawnmatrix::matrix::Value::Bool(false),
+            evidence: Evidence::Doc,
+            origin: String::from("s"),
+        }],
+    };
+    Matrix {
+        schema_version: 1,
+        suite_version: String::from("0.1.0"),
+        generated_at: String::from("2026-11-30T07:00:00Z"),
+        columns: vec![Column {
+            key: String::from("k"),
+            label: String::from("glibc 2.36"),
+            family: some("linux-glibc"),
+            evidence: Evidence::Run,
+            platform: full_platform(),
+            suite_versions: vec![String::from("0.1.0")],
+            generated_at: some("2026-11-30T07:00:00Z"),
+            origins: vec![String::from("r.json")],
+        }],
+        groups: vec![Group {
+            id: String::from("functions"),
+            title: String::from("Functions"),
+        }],
+        rows: vec![Row {
+            id: String::from("functions.posix_spawn"),
+            group: String::from("functions"),
+            cells: [(String::from("k"), cell)].into_iter().collect(),
+        }],
+    }
+}
+
+/// Follows `$ref` (local, or into a sibling schema file).
+fn resolve(doc: &Value, node: &Value) -> (Value, Value) {
+    let Some(reference) = node.get("$ref").and_then(Value::as_str) else {
+        return (doc.clone(), node.clone());
+    };
+    let (file, pointer) = reference.split_once('#').unwrap();
+    let doc = if file.is_empty() {
+        doc.clone()
+    } else {
+        schema(file)
+    };
+    let target = doc.pointer(pointer).unwrap().clone();
+    resolve(&doc, &target)
+}
+
+/// Walks the instance along the schema; collects, per struct node, its pointer and schema.
+fn walk(
+    doc: &Value,
+    node: &Value,
+    instance: &Value,
+    pointer: String,
+    out: &mut Vec<(String, Value)>,
+) {
+    let (doc, node) = resolve(doc, node);
+    if let (Some(props), Some(obj)) = (node.get("properties"), instance.as_object()) {
+        out.push((pointer.clone(), node.clone()));
+        for (k, v) in obj {
+            if let Some(sub) = props.get(k) {
+                walk(&doc, sub, v, format!("{pointer}/{k}"), out);
+            }
+        }
+    } else if let (Some(sub), Some(obj)) = (
+        node.get("additionalProperties").filter(|a| a.is_object()),
+        instance.as_object(),
+    ) {
+        for (k, v) in obj {
+            walk(&doc, sub, v, format!("{pointer}/{k}"), out);
+        }
+    } else if let (Some(sub), Some(items)) = (node.get("items"), instance.as_array()) {
+        for (i, v) in items.iter().enumerate() {
+            walk(&doc, sub, v, format!("{pointer}/{i}"), out);
+        }
+    }
+}
+
+fn check_in_sync<T: DeserializeOwned>(schema_file: &str, full: Value) {
+    let doc = schema(schema_file);
+    let mut nodes = Vec::new();
+    walk(&doc, &doc, &full, String::new(), &mut nodes);
+    assert!(nodes.len() > 3, "the walk reached the nested objects");
+    for (pointer, node) in nodes {
+        let object = full.pointer(&pointer).unwrap().as_object().unwrap();
+        let mut props: Vec<&String> = node["properties"].as_object().unwrap().keys().collect();
+        let mut fields: Vec<&String> = object.keys().collect();
+        props.sort();
+        fields.sort();
+        assert_eq!(props, fields, "{schema_file} properties at {pointer:?}");
+        let required: Vec<&str> = node["required"].as_array().map_or(Vec::new(), |r| {
+            r.iter().map(|v| v.as_str().unwrap()).collect()
+        });
+        for field in object.keys() {
+            let mut without = full.clone();
+            without
+                .pointer_mut(&pointer)
+                .unwrap()
+                .as_object_mut()
+                .unwrap()
+                .remove(field);
+            let fails = serde_json::from_value::<T>(without).is_err();
+            assert_eq!(
+                fails,
+                required.contains(&field.as_str()),
+                "{schema_file}: {pointer}/{field} is required in Rust ({fails}) and the schema must agree"
+            );
+        }
+    }
+}
+
+#[test]
+fn report_schema_matches_the_report_type() {
+    check_in_sync::<Report>(
+        "report.v1.schema.json",
+        serde_json::to_value(full_report()).unwrap(),
+    );
+}
+
+#[test]
+fn matrix_schema_matches_the_matrix_type() {
+    check_in_sync::<Matrix>(
+        "matrix.v1.schema.json",
+        serde_json::to_value(full_matrix()).unwrap(),
+    );
+}
+
+#[rstest]
+#[case("report.v1.schema.json", spawnmatrix::report::SCHEMA_VERSION)]
+#[case(
+    "matrix.v1.schema.json",
+    spawnmatrix::matrix::model::MATRIX_SCHEMA_VERSION
+)]
+fn schema_versions_match(#[case] file: &str, #[case] version: u32) {
+    assert_eq!(
+        schema(file)["properties"]["schema_version"]["const"],
+        json!(version)
+    );
+    assert!(file.contains(&format!(".v{version}.")));
+}
+
+#[test]
+fn stored_reports_parse() {
+    let dir = root().join("targets/reports");
+    let reports = spawnmatrix::matrix::load::read_report_dir(&dir).unwrap();
+    let files = std::fs::read_dir(&dir).map_or(0, |d| {
+        d.filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "json")
+        })
+        .count()
+    });
+    assert_eq!(reports.len(), files);
+}

@@ -1,0 +1,376 @@
+//! Integration tests of `spawnmatrix::spawn`: every behaviour is checked with every strategy
+//! (a strategy this platform lacks must refuse with `Unsupported`). Tests run one at a time
+//! (`serial()`), because the no-zombie checks look at all of this process's children.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::io::{self, ErrorKind};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
+
+use rstest::rstest;
+use rstest_reuse::{apply, template};
+use spawnmatrix::spawn::{Command, Output, Stdio, Strategy};
+
+/// Every strategy, the unavailable ones included (they must refuse).
+#[template]
+#[rstest]
+fn every_strategy(
+    #[values(
+        Strategy::Auto,
+        Strategy::PosixSpawn,
+        Strategy::Clone3,
+        Strategy::CloneVfork,
+        Strategy::Vfork,
+        Strategy::Fork
+    )]
+    strategy: Strategy,
+) {
+}
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+/// Runs tests one at a time (a failed test must not stop the others, so poison is ignored).
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A command forced to `strategy`.
+fn command(program: impl AsRef<OsStr>, strategy: Strategy) -> Command {
+    let mut c = Command::new(program);
+    c.strategy(strategy);
+    c
+}
+
+/// Spawns; for a strategy this platform lacks, checks the refusal and returns `None`.
+fn spawn_or_refused(
+    c: &mut Command,
+    strategy: Strategy,
+) -> Option<io::Result<spawnmatrix::spawn::Child>> {
+    let r = c.spawn();
+    if strategy.is_available() {
+        let child = r.as_ref().ok();
+        if let Some(child) = child {
+            if strategy != Strategy::Auto {
+                assert_eq!(child.strategy(), strategy);
+            }
+        }
+        Some(r)
+    } else {
+        let e = r.expect_err("an unavailable strategy must refuse");
+        assert_eq!(e.kind(), ErrorKind::Unsupported, "{e}");
+        None
+    }
+}
+
+/// `Command::output`, or `None` after checking the refusal of an unavailable strategy.
+fn output_or_refused(c: &mut Command, strategy: Strategy) -> Option<Output> {
+    match c.output() {
+        Err(e) if !strategy.is_available() => {
+            assert_eq!(e.kind(), ErrorKind::Unsupported, "{e}");
+            None
+        }
+        r => Some(r.expect("output")),
+    }
+}
+
+/// This process has no child at all: none running, no zombie.
+fn assert_no_children() {
+    // SAFETY: waitpid with a null status pointer.
+    let r = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) };
+    let e = io::Error::last_os_error();
+    assert_eq!(r, -1, "a child is left over (pid {r})");
+    assert_eq!(e.raw_os_error(), Some(libc::ECHILD));
+}
+
+/// A file at `dir/name` with `contents` and `mode`.
+fn file(dir: &Path, name: &str, contents: &str, mode: u32) -> PathBuf {
+    let p = dir.join(name);
+    if let Some(parent) = p.parent() {
+        fs::create_dir_all(parent).unwrap();
+    }
+    fs::write(&p, contents).unwrap();
+    fs::set_permissions(&p, fs::Permissions::from_mode(mode)).unwrap();
+    p
+}
+
+/// The calling thread's signal mask.
+fn thread_mask() -> Vec<i32> {
+    let mut set: libc::sigset_t = unsafe { std::mem::zeroed() };
+    // SAFETY: querying the mask into `set`.
+    assert_eq!(
+        unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, std::ptr::null(), &mut set) },
+        0
+    );
+    (1..65)
+        .filter(|&s| unsafe { libc::sigismember(&set, s) } == 1)
+        .collect()
+}
+
+/// Sets the calling thread's mask to exactly `signals`.
+fn set_thread_mask(signals: &[i32]) {
+    let mut set: libc::sigset_t = unsafe { std::mem::zeroed() };
+    unsafe {
+        libc::sigemptyset(&mut set);
+        for &s in signals {
+            libc::sigaddset(&mut set, s);
+        }
+        assert_eq!(
+            libc::pthread_sigmask(libc::SIG_SETMASK, &set, std::ptr::null_mut()),
+            0
+        );
+    }
+}
+
+#[apply(every_strategy)]
+fn missing_program_is_enoent_with_no_child(
+    strategy: Strategy,
+    #[values("/nonexistent/program", "spawnmatrix-no-such-program")] program: &str,
+) {
+    let _g = serial();
+    let Some(r) = spawn_or_refused(&mut command(program, strategy), strategy) else {
+        return;
+    };
+    let e = r.expect_err("a missing program must be an error");
+    assert_eq!(e.kind(), ErrorKind::NotFound);
+    assert_eq!(e.raw_os_error(), Some(libc::ENOENT));
+    assert_no_children();
+}
+
+#[apply(every_strategy)]
+#[case::not_executable("#!/bin/sh\nexit 0\n", 0o644, libc::EACCES)]
+#[case::no_shebang("this is not a program\n", 0o755, libc::ENOEXEC)]
+fn exec_errors_are_returned_with_no_child(
+    strategy: Strategy,
+    #[case] contents: &str,
+    #[case] mode: u32,
+    #[case] errno: i32,
+) {
+    let _g = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let prog = file(dir.path(), "prog", contents, mode);
+    let Some(r) = spawn_or_refused(&mut command(&prog, strategy), strategy) else {
+        return;
+    };
+    assert_eq!(r.expect_err("must fail").raw_os_error(), Some(errno));
+    assert_no_children();
+    // The same through a PATH search: EACCES is remembered past later misses; ENOEXEC stops.
+    let mut c = command("prog", strategy);
+    c.env(
+        "PATH",
+        format!("/nonexistent:{}:/nonexistent2", dir.path().display()),
+    );
+    let r = c.spawn();
+    assert_eq!(r.expect_err("must fail").raw_os_error(), Some(errno));
+    assert_no_children();
+}
+
+#[apply(every_strategy)]
+#[case::program("a\0b", &[], None, None)]
+#[case::argument("sh", &["-c", "x\0y"], None, None)]
+#[case::env_key("sh", &[], Some(("K\0", "v")), None)]
+#[case::env_value("sh", &[], Some(("K", "v\0")), None)]
+#[case::cwd("sh", &[], None, Some("/tmp\0x"))]
+fn nul_byte_is_invalid_input_before_spawning(
+    strategy: Strategy,
+    #[case] program: &str,
+    #[case] args: &[&str],
+    #[case] env: Option<(&str, &str)>,
+    #[case] cwd: Option<&str>,
+) {
+    let _g = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let mut c = command(program, strategy);
+    c.args(args)
+        .arg("-c")
+        .arg(format!("touch {}", marker.display()));
+    if let Some((k, v)) = env {
+        c.env(k, v);
+    }
+    if let Some(d) = cwd {
+        c.current_dir(d);
+    }
+    let e = c.spawn().expect_err("a NUL byte must be rejected");
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+    assert!(e.to_string().contains("nul byte"), "{e}");
+    assert!(!marker.exists());
+    assert_no_children();
+}
+
+#[rstest]
+fn empty_program_is_enoent() {
+    let _g = serial();
+    let e = Command::new("").spawn().expect_err("must fail");
+    assert_eq!(e.raw_os_error(), Some(libc::ENOENT));
+    assert_no_children();
+}
+
+#[apply(every_strategy)]
+fn missing_directory_is_an_error_and_nothing_runs(strategy: Strategy) {
+    let _g = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let mut c = command("/bin/sh", strategy);
+    c.arg("-c")
+        .arg(format!("touch {}", marker.display()))
+        .current_dir(dir.path().join("missing"));
+    let Some(r) = spawn_or_refused(&mut c, strategy) else {
+        return;
+    };
+    assert_eq!(r.expect_err("must fail").raw_os_error(), Some(libc::ENOENT));
+    assert!(!marker.exists());
+    assert_no_children();
+}
+
+#[apply(every_strategy)]
+fn parent_cwd_and_mask_unchanged_after_1000_spawns(strategy: Strategy) {
+    let _g = serial();
+    if !strategy.is_available() {
+        return;
+    }
+    let before_mask = thread_mask();
+    set_thread_mask(&[libc::SIGUSR2, libc::SIGWINCH]);
+    let cwd = std::env::current_dir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..1000 {
+        let mut c = command("/bin/true", strategy);
+        if i % 2 == 1 {
+            c.current_dir(dir.path().join("missing"));
+            assert!(c.spawn().is_err());
+        } else {
+            c.current_dir(dir.path());
+            assert!(c.status().unwrap().success());
+        }
+    }
+    assert_eq!(std::env::current_dir().unwrap(), cwd);
+    assert_eq!(thread_mask(), vec![libc::SIGUSR2, libc::SIGWINCH]);
+    set_thread_mask(&before_mask);
+    assert_no_children();
+}
+
+#[apply(every_strategy)]
+fn relative_program_is_resolved_in_the_new_directory(
+    strategy: Strategy,
+    #[values(false, true)] by_fd: bool,
+) {
+    let _g = serial();
+    let dir = tempfile::tempdir().unwrap();
+    file(
+        dir.path(),
+        "sub/prog",
+        "#!/bin/sh\necho in-new-dir\n",
+        0o755,
+    );
+    let mut c = command("sub/prog", strategy);
+    if by_fd {
+        c.current_dir_fd(fs::File::open(dir.path()).unwrap());
+    } else {
+        c.current_dir(dir.path());
+    }
+    c.stdout(Stdio::piped());
+    let Some(r) = spawn_or_refused(&mut c, strategy) else {
+        return;
+    };
+    let out = r.unwrap().wait_with_output().unwrap();
+    assert!(out.status.success());
+    assert_eq!(out.stdout, b"in-new-dir\n");
+}
+
+#[apply(every_strategy)]
+#[case::absolute_entry(true, false)]
+#[case::relative_entry_in_new_cwd(false, true)]
+fn bare_name_is_searched_in_the_childs_path(
+    strategy: Strategy,
+    #[case] absolute: bool,
+    #[case] set_cwd: bool,
+) {
+    let _g = serial();
+    let dir = tempfile::tempdir().unwrap();
+    file(
+        dir.path(),
+        "bin/spawnmatrix-test-prog",
+        "#!/bin/sh\necho found\n",
+        0o755,
+    );
+    let entry = if absolute {
+        dir.path().join("bin")
+    } else {
+        PathBuf::from("bin")
+    };
+    let mut c = command("spawnmatrix-test-prog", strategy);
+    c.env("PATH", &entry).stdout(Stdio::piped());
+    if set_cwd {
+        c.current_dir(dir.path());
+    }
+    let Some(r) = spawn_or_refused(&mut c, strategy) else {
+        return;
+    };
+    let out = r.unwrap().wait_with_output().unwrap();
+    assert_eq!(out.stdout, b"found\n");
+}
+
+#[apply(every_strategy)]
+fn without_path_the_default_path_is_searched(strategy: Strategy) {
+    let _g = serial();
+    let mut c = command("sh", strategy);
+    c.env_clear().args(["-c", "echo \"$PATH|ok\""]);
+    let Some(out) = output_or_refused(&mut c, strategy) else {
+        return;
+    };
+    // sh sets no PATH of its own here, so the child saw none: the program came from the
+    // default /bin:/usr/bin.
+    assert!(
+        out.stdout.ends_with(b"|ok\n"),
+        "{:?}",
+        OsStr::from_bytes(&out.stdout)
+    );
+}
+
+#[apply(every_strategy)]
+fn output_captures_stdout_and_stderr(strategy: Strategy) {
+    let _g = serial();
+    let big = "x".repeat(100_000);
+    let mut c = command("/bin/sh", strategy);
+    c.args(["-c", "printf %s \"$1\"; printf err >&2; exit 3", "sh", &big]);
+    let Some(out) = output_or_refused(&mut c, strategy) else {
+        return;
+    };
+    assert_eq!(out.status.code(), Some(3));
+    assert_eq!(out.stdout, big.as_bytes());
+    assert_eq!(out.stderr, b"err");
+    assert_no_children();
+}
+
+#[apply(every_strategy)]
+fn piped_stdin_reaches_the_child(strategy: Strategy) {
+    use std::io::Write;
+    let _g = serial();
+    let mut c = command("/bin/cat", strategy);
+    c.stdin(Stdio::piped()).stdout(Stdio::piped());
+    let Some(r) = spawn_or_refused(&mut c, strategy) else {
+        return;
+    };
+    let mut child = r.unwrap();
+    child.stdin.take().unwrap().write_all(b"hello").unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.stdout, b"hello");
+}
+
+#[rstest]
+fn kill_and_try_wait() {
+    let _g = serial();
+    let mut child = Command::new("/bin/sleep").arg("10").spawn().unwrap();
+    assert_eq!(child.try_wait().unwrap(), None);
+    child.kill().unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGKILL));
+    assert_eq!(
+        std::process::ExitStatus::from(status).to_string(),
+        status.to_string()
+    );
+    child.kill().unwrap();
+    assert_no_children();
+}
