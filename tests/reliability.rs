@@ -15,5 +15,7 @@ mod memory;
 mod rlimit;
 #[path = "reliability/storm.rs"]
 mod storm;
+#[path = "reliability/strategies.rs"]
+mod strategies;
 #[path = "reliability/subprocess.rs"]
 mod subprocess;

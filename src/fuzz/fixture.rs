@@ -169,6 +169,11 @@ impl Fixture {
         }
     }
 
+    /// The directory a parent fd refers to, for the fixture fd opened on `sub`.
+    pub fn dir_of_fd(&self, fd: i32) -> Option<PathBuf> {
+        (fd == FixtureFd::DirSub.fd()).then(|| self.root.join(Node::Sub.rel()))
+    }
+
     /// The fixture fds, so a caller can hand duplicates to an API that takes `OwnedFd`.
     pub fn fd(&self, which: FixtureFd) -> &OwnedFd {
         let i = FixtureFd::ALL.iter().position(|f| *f == which).unwrap_or(0);
@@ -192,13 +197,16 @@ impl Drop for InFixture {
 extern "C" fn noop_handler(_: libc::c_int) {}
 
 /// Sets the parent's signal dispositions the sequences rely on: a handler for `SIGUSR1`,
-/// `SIG_IGN` for `SIGUSR2` and `SIGHUP`. Process-wide, so only the fuzz runner calls it.
+/// `SIG_IGN` for `SIGUSR2` and `SIGHUP`, and `SIG_DFL` for `SIGPIPE` (which the Rust runtime
+/// ignores and the shared implementation resets, as std does). Process-wide, so only the fuzz
+/// runner calls it.
 pub fn prepare_parent() -> io::Result<()> {
     let handler = noop_handler as extern "C" fn(libc::c_int) as libc::sighandler_t;
     for (sig, disposition) in [
         (libc::SIGUSR1, handler),
         (libc::SIGUSR2, libc::SIG_IGN),
         (libc::SIGHUP, libc::SIG_IGN),
+        (libc::SIGPIPE, libc::SIG_DFL),
     ] {
         // SAFETY: a zeroed sigaction with an empty mask is valid; the handler is a no-op.
         unsafe {

@@ -18,9 +18,11 @@ pub mod rawload;
 pub mod rawspawn;
 pub mod reference;
 pub mod run;
+pub mod sharedload;
 pub mod storm;
 pub mod summary;
 pub mod sys;
+pub mod translate;
 
 use std::io;
 

@@ -12,7 +12,9 @@ use super::observe::conclude;
 use super::outcome::Outcome;
 use super::summary::{record_explained, Finding, Summary};
 use super::sys::{self, Extensions};
+use super::translate::{cloexec_strays, translate, Translation};
 use super::{rawspawn, reap, reference};
+use crate::spawn::Strategy;
 
 /// Who runs a sequence.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +23,8 @@ pub enum Subject {
     Reference,
     /// The libc's `posix_spawn`.
     Libc,
+    /// The shared implementation with this strategy forced.
+    Shared(Strategy),
 }
 
 impl Subject {
@@ -28,6 +32,7 @@ impl Subject {
         match self {
             Subject::Reference => String::from("reference"),
             Subject::Libc => String::from("libc"),
+            Subject::Shared(s) => format!("shared:{s}"),
         }
     }
 }
@@ -55,6 +60,7 @@ impl Runner {
     /// dispositions the sequences rely on, so call it from a process that runs nothing else.
     pub fn new(helper: &Path, subjects: Vec<Subject>) -> io::Result<Runner> {
         prepare_parent()?;
+        cloexec_strays(&[])?;
         Ok(Runner {
             helper: helper.to_path_buf(),
             ext: sys::extensions(),
@@ -68,7 +74,9 @@ impl Runner {
     /// Every subject this build can run: the libc and each strategy of the shared
     /// implementation available here.
     pub fn all_subjects() -> Vec<Subject> {
-        vec![Subject::Libc]
+        std::iter::once(Subject::Libc)
+            .chain(Strategy::available().into_iter().map(Subject::Shared))
+            .collect()
     }
 
     /// What `subject` makes of `seq`, in a fresh fixture.
@@ -80,6 +88,7 @@ impl Runner {
         let started = match subject {
             Subject::Reference => reference::spawn(seq, &fx, &cmd)?,
             Subject::Libc => rawspawn::spawn(seq, &fx, &self.ext, &cmd)?,
+            Subject::Shared(s) => return shared_outcome(*s, seq, &fx, &cmd),
         };
         match started {
             Ok(pid) => conclude(reap(pid)?, &report, &fx),
@@ -101,6 +110,29 @@ impl Runner {
     /// Every subject's divergence from the reference for `seq`.
     pub fn divergences(&self, seq: &Sequence) -> io::Result<Vec<Divergence>> {
         Ok(self.compare(seq)?.divergences(seq))
+    }
+}
+
+/// Runs the sequence's translation through the shared implementation with `strategy` forced.
+fn shared_outcome(
+    strategy: Strategy,
+    seq: &Sequence,
+    fx: &Fixture,
+    cmd: &ChildCommand,
+) -> io::Result<Outcome> {
+    let mut command = match translate(seq, fx, cmd)? {
+        Translation::Command(c) => c,
+        Translation::Inexpressible(why) => return Ok(Outcome::Unsupported(why)),
+    };
+    match command.strategy(strategy).spawn() {
+        Ok(mut child) => conclude(child.wait()?.into_raw(), &fx.report_path(), fx),
+        Err(e) if e.kind() == io::ErrorKind::Unsupported => Ok(Outcome::Unsupported(e.to_string())),
+        // Anything else (say, InvalidInput for a request the translation got wrong) shows up
+        // as a divergence rather than stopping the run.
+        Err(e) => Ok(match e.raw_os_error() {
+            Some(errno) => Outcome::returned(errno),
+            None => Outcome::Returned(format!("{:?}: {e}", e.kind())),
+        }),
     }
 }
 

@@ -4,7 +4,9 @@ use std::os::fd::OwnedFd;
 
 use spawnmatrix::fuzz::load::{run_once, Ended, Pipes, Spawner};
 use spawnmatrix::fuzz::rawload::RawPosixSpawn;
+use spawnmatrix::fuzz::sharedload::SharedSpawn;
 use spawnmatrix::fuzz::sys::pipe_cloexec;
+use spawnmatrix::spawn::Strategy;
 
 use super::rlimit::{limit, set_soft};
 use super::subprocess::isolated;
@@ -78,5 +80,23 @@ pub fn fd_exhaustion(name: &str, spawner: &dyn Spawner) -> String {
 fn raw_posix_spawn_fd_exhaustion() {
     isolated("faults::raw_posix_spawn_fd_exhaustion", || {
         fd_exhaustion("libc posix_spawn", &RawPosixSpawn);
+    });
+}
+
+#[rstest::rstest]
+#[case::auto(Strategy::Auto)]
+#[case::posix_spawn(Strategy::PosixSpawn)]
+#[case::clone3(Strategy::Clone3)]
+#[case::clone_vfork(Strategy::CloneVfork)]
+#[case::fork(Strategy::Fork)]
+fn shared_fd_exhaustion(#[case] strategy: Strategy) {
+    let test = format!(
+        "faults::shared_fd_exhaustion::case_{}",
+        super::strategies::case_suffix(strategy)
+    );
+    isolated(&test, || {
+        if super::strategies::usable(strategy) {
+            fd_exhaustion(&format!("shared {strategy}"), &SharedSpawn(strategy));
+        }
     });
 }

@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use spawnmatrix::fuzz::load::Spawner;
 use spawnmatrix::fuzz::rawload::RawPosixSpawn;
+use spawnmatrix::fuzz::sharedload::SharedSpawn;
 use spawnmatrix::fuzz::storm;
+use spawnmatrix::spawn::Strategy;
 
 use super::subprocess::isolated;
 
@@ -40,5 +42,27 @@ pub fn check(name: &str, spawner: Arc<dyn Spawner>) {
 fn raw_posix_spawn_signal_storm() {
     isolated("storm::raw_posix_spawn_signal_storm", || {
         check("libc posix_spawn", Arc::new(RawPosixSpawn))
+    });
+}
+
+/// One sub-process per strategy (each needs its own process group and handler).
+#[rstest::rstest]
+#[case::auto(Strategy::Auto)]
+#[case::posix_spawn(Strategy::PosixSpawn)]
+#[case::clone3(Strategy::Clone3)]
+#[case::clone_vfork(Strategy::CloneVfork)]
+#[case::fork(Strategy::Fork)]
+fn shared_signal_storm(#[case] strategy: Strategy) {
+    let test = format!(
+        "storm::shared_signal_storm::case_{}",
+        super::strategies::case_suffix(strategy)
+    );
+    isolated(&test, || {
+        if super::strategies::usable(strategy) {
+            check(
+                &format!("shared {strategy}"),
+                Arc::new(SharedSpawn(strategy)),
+            );
+        }
     });
 }

@@ -8,7 +8,7 @@ const MARKER: &str = "SPAWNMATRIX_RELIABILITY_SUBPROCESS";
 /// Runs `body` in a fresh process: this test binary again, filtered to `test` (its full
 /// name, `module::function`). In that process `body` runs directly; here the call succeeds
 /// when it exited 0, and its output is printed either way.
-pub fn isolated(test: &str, body: fn()) {
+pub fn isolated(test: &str, body: impl FnOnce()) {
     if std::env::var(MARKER).as_deref() == Ok(test) {
         body();
         return;

@@ -1,32 +1,29 @@
-//! The platform-specific pieces of the fuzz executors, one module per platform: how the
-//! optional file actions are reached (link or `dlsym`), whether `POSIX_SPAWN_SETSID` exists,
-//! and how an fd is moved to a fixed number close-on-exec without a window.
+//! The platform-specific pieces of the fuzz and load drivers, one module per platform: how an
+//! fd is moved to a fixed number close-on-exec, a close-on-exec pipe, and listing this
+//! process's children. The optional spawn functions and flag values come from `crate::sys`.
 
-use libc::{c_char, c_int, posix_spawn_file_actions_t};
-
-/// `posix_spawn_file_actions_add(f)chdir_np`-shaped functions.
-pub type AddChdir = unsafe extern "C" fn(*mut posix_spawn_file_actions_t, *const c_char) -> c_int;
-pub type AddFd = unsafe extern "C" fn(*mut posix_spawn_file_actions_t, c_int) -> c_int;
+use crate::sys::spawn_ext::{self, AddFdFn, AddPathFn};
 
 /// The optional spawn functions this process can call.
 #[derive(Clone, Copy)]
 pub struct Extensions {
-    pub addchdir: Option<AddChdir>,
-    pub addfchdir: Option<AddFd>,
-    pub addclosefrom: Option<AddFd>,
-    /// The `POSIX_SPAWN_SETSID` flag value, where the platform has one.
+    pub addchdir: Option<AddPathFn>,
+    pub addfchdir: Option<AddFdFn>,
+    pub addclosefrom: Option<AddFdFn>,
+    /// The `POSIX_SPAWN_SETSID` flag value, where it is known for this target.
     pub setsid_flag: Option<libc::c_short>,
 }
 
-#[cfg(all(target_os = "linux", target_env = "musl"))]
-mod musl;
-#[cfg(all(target_os = "linux", target_env = "musl"))]
-pub use musl::extensions;
-
-#[cfg(all(target_os = "linux", not(target_env = "musl")))]
-mod glibc;
-#[cfg(all(target_os = "linux", not(target_env = "musl")))]
-pub use glibc::extensions;
+/// What this process has, looked up through `crate::sys` (run time, or link probes for
+/// static builds).
+pub fn extensions() -> Extensions {
+    Extensions {
+        addchdir: spawn_ext::addchdir().map(|f| f.func),
+        addfchdir: spawn_ext::addfchdir().map(|f| f.func),
+        addclosefrom: spawn_ext::addclosefrom().map(|f| f.func),
+        setsid_flag: crate::sys::flags::by_name("POSIX_SPAWN_SETSID").map(|f| f.value),
+    }
+}
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -34,9 +31,6 @@ mod linux;
 pub use linux::{dup_cloexec_to, live_children, pipe_cloexec};
 
 #[cfg(not(target_os = "linux"))]
-mod bsd;
+mod other;
 #[cfg(not(target_os = "linux"))]
-pub use bsd::{dup_cloexec_to, extensions, live_children, pipe_cloexec};
-
-#[cfg(not(all(target_os = "linux", target_env = "musl")))]
-mod dl;
+pub use other::{dup_cloexec_to, live_children, pipe_cloexec};

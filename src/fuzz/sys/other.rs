@@ -1,21 +1,7 @@
-//! FreeBSD and macOS: the libc crate does not declare every `_np` action for them, so they are
-//! looked up at run time. `POSIX_SPAWN_SETSID` is not declared by the libc crate for these
-//! targets and its value is not verified here, so sequences that ask for it are reported
-//! `unsupported` rather than run with a guessed constant.
+//! Other Unix systems (FreeBSD, macOS): no `dup3` on macOS, no `/proc` children list.
 
 use std::io;
 use std::os::fd::{FromRawFd, OwnedFd};
-
-use super::{dl, Extensions};
-
-pub fn extensions() -> Extensions {
-    Extensions {
-        addchdir: dl::add_chdir(c"posix_spawn_file_actions_addchdir_np"),
-        addfchdir: dl::add_fd(c"posix_spawn_file_actions_addfchdir_np"),
-        addclosefrom: dl::add_fd(c"posix_spawn_file_actions_addclosefrom_np"),
-        setsid_flag: None,
-    }
-}
 
 /// Duplicates `src` onto `target` and sets `FD_CLOEXEC`. There is a short window without the
 /// flag (macOS has no `dup3`); the fuzz runner spawns from one thread, so nothing can inherit it.
