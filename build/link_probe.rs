@@ -9,11 +9,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use crate::symbols::SPAWN_SYMBOLS;
+use crate::symbols::{LIBC_MARKERS, SPAWN_SYMBOLS};
 use crate::target::{encoded_rustflags, rustc, Target};
 
 pub fn probe(target: &Target) {
-    let values: Vec<String> = SPAWN_SYMBOLS.iter().map(|s| format!("\"{s}\"")).collect();
+    let all = || SPAWN_SYMBOLS.iter().chain(LIBC_MARKERS);
+    let values: Vec<String> = all().map(|s| format!("\"{s}\"")).collect();
     println!(
         "cargo::rustc-check-cfg=cfg(spawnmatrix_static_has, values({}))",
         values.join(", ")
@@ -26,8 +27,7 @@ pub fn probe(target: &Target) {
     let dir = target.out_dir.join("link-probes");
     std::fs::create_dir_all(&dir).expect("creating OUT_DIR/link-probes");
     // Start every probe, then collect: the links run in parallel.
-    let running: Vec<(&str, Result<Child, String>)> = SPAWN_SYMBOLS
-        .iter()
+    let running: Vec<(&str, Result<Child, String>)> = all()
         .map(|symbol| (*symbol, start(target, &dir, symbol)))
         .collect();
     let results: Vec<(&str, Result<(), String>)> = running

@@ -124,6 +124,12 @@ def run(d, page, shot):
     check(visible_rows(d) == in_group, f"group {group!r} shows exactly its {len(in_group)} rows")
     d.js("const g = document.getElementById('group'); g.value = ''; g.dispatchEvent(new Event('change'));")
 
+    # Only rows with a disagreement.
+    flagged = [r["id"] for r in data["rows"] if any(c.get("conflicts") for c in r["cells"].values())]
+    d.click("#conflicts-only")
+    check(visible_rows(d) == flagged, f"'disagreements only' shows the {len(flagged)} flagged rows")
+    d.click("#conflicts-only")
+
     # Reorder columns: move the first column one to the right.
     if len(data["columns"]) > 1:
         first = d.js("return document.querySelector('#matrix thead th[data-col]').dataset.col;")

@@ -1,10 +1,114 @@
-//! `spawnmatrix expect` (being written).
+//! `spawnmatrix expect`: runs the `libc` subject of every case here and writes (or refreshes)
+//! this target's expectation file, sorted by case id so the diff is reviewable.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use spawnmatrix::conformance::expectations::{self, Entry, ExpectationFile};
+use spawnmatrix::conformance::outcome::Outcome;
+use spawnmatrix::conformance::{self, Options, Subject, Suite};
 
 use super::CliResult;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// The case directory (default: the source tree's `conformance/cases`).
+    #[arg(long)]
+    cases: Option<PathBuf>,
+    /// The `targets/` directory the expectation file lives under.
+    #[arg(long)]
+    targets: Option<PathBuf>,
+    /// Write here instead of `targets/<family>/expectations/<version>.yaml` (`default.yaml`
+    /// when the libc has no version to tell).
+    #[arg(long)]
+    output: Option<PathBuf>,
+    /// Only compare with the existing file; exit 1 when the outcomes differ.
+    #[arg(long)]
+    check: bool,
+    /// Trials run at once.
+    #[arg(long, default_value_t = 2)]
+    jobs: usize,
+}
 
-pub fn run(_args: Args) -> CliResult {
-    Err("this subcommand is not written yet".into())
+pub fn run(args: Args) -> CliResult {
+    let cases = args.cases.unwrap_or_else(conformance::load::default_dir);
+    let targets = args
+        .targets
+        .unwrap_or_else(expectations::default_targets_dir);
+    let suite = Suite::load(&cases, &targets)?;
+    let options = Options::current()?;
+    let results = conformance::run_subjects(&suite, &options, &[Subject::Libc], args.jobs);
+    let mut entries = BTreeMap::new();
+    for loaded in &suite.cases {
+        let Some(result) = results.get(&loaded.case.id).and_then(|r| r.get("libc")) else {
+            continue;
+        };
+        // A skip depends on this machine (privileges), not on the libc: nothing to record.
+        if matches!(
+            result.outcome.parse::<Outcome>(),
+            Ok(Outcome::Skipped(_)) | Err(_)
+        ) {
+            eprintln!("{}: {} (not recorded)", loaded.case.id, result.outcome);
+            continue;
+        }
+        let outside_posix =
+            !loaded.case.expect.any_of.contains(&result.outcome) && result.outcome != "unsupported";
+        entries.insert(
+            loaded.case.id.clone(),
+            Entry {
+                outcome: result.outcome.clone(),
+                outside_posix,
+            },
+        );
+    }
+    let file = ExpectationFile {
+        libc: suite.libc.name.to_string(),
+        version: suite.libc.version.clone(),
+        observed_on: format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH),
+        cases: entries,
+    };
+    let path = args
+        .output
+        .unwrap_or_else(|| expectations::write_path_for(&targets, &suite.libc));
+    let old = suite.expectations.as_ref().map(|e| &e.cases);
+    let changes = changes(old, &file.cases);
+    for line in &changes {
+        println!("{line}");
+    }
+    if args.check {
+        return Ok(if changes.is_empty() {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(1)
+        });
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    spawnmatrix::atomic::write(&path, expectations::render(&file)?.as_bytes())?;
+    println!(
+        "{}: {} cases, {} changed",
+        path.display(),
+        file.cases.len(),
+        changes.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One line per case whose outcome is new, gone or different.
+fn changes(old: Option<&BTreeMap<String, Entry>>, new: &BTreeMap<String, Entry>) -> Vec<String> {
+    let empty = BTreeMap::new();
+    let old = old.unwrap_or(&empty);
+    let ids: std::collections::BTreeSet<&String> = old.keys().chain(new.keys()).collect();
+    ids.into_iter()
+        .filter_map(|id| match (old.get(id), new.get(id)) {
+            (Some(a), Some(b)) if a == b => None,
+            (a, b) => Some(format!(
+                "{id}: {} -> {}",
+                a.map_or("(none)", |e| e.outcome.as_str()),
+                b.map_or("(none)", |e| e.outcome.as_str())
+            )),
+        })
+        .collect()
 }

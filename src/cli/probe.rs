@@ -1,10 +1,120 @@
-//! `spawnmatrix probe` (being written).
+//! `spawnmatrix probe`: what this process can use of the spawn family, as a human summary or
+//! as one JSON `Report` (the unit `spawnmatrix matrix` merges).
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use spawnmatrix::platform::provenance::{self, provenance_from_env};
+use spawnmatrix::report::{self, Provenance, Report};
+use spawnmatrix::{atomic, caps, platform};
 
 use super::CliResult;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Print the report as JSON on stdout instead of the summary.
+    #[arg(long)]
+    json: bool,
+    /// Also write the JSON report to FILE (atomically).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// How this run is observed: native, container or ci [default: $SPAWNMATRIX_PROVENANCE,
+    /// else native].
+    #[arg(long, value_name = "KIND")]
+    provenance: Option<String>,
+    /// Container image or CI runner label (needed for container and ci)
+    /// [default: $SPAWNMATRIX_IMAGE].
+    #[arg(long, value_name = "NAME")]
+    image: Option<String>,
+    /// Free text naming the machine or job [default: $SPAWNMATRIX_HOST].
+    #[arg(long, value_name = "TEXT")]
+    host: Option<String>,
+}
 
-pub fn run(_args: Args) -> CliResult {
-    Err("this subcommand is not written yet".into())
+pub fn run(args: Args) -> CliResult {
+    let report = build_report(provenance_of(&args)?);
+    let json = serde_json::to_string_pretty(&report)? + "\n";
+    if let Some(path) = &args.out {
+        atomic::write(path, json.as_bytes())
+            .map_err(|e| format!("writing {}: {e}", path.display()))?;
+    }
+    if args.json {
+        print!("{json}");
+    } else {
+        print!("{}", summary(&report));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Flags win over the environment, field by field; `native` when neither says anything.
+fn provenance_of(args: &Args) -> Result<Provenance, provenance::ProvenanceError> {
+    let env = provenance_from_env()?;
+    let Some(kind) = &args.provenance else {
+        let mut p = env.unwrap_or_else(|| Provenance {
+            kind: "native".to_string(),
+            image: None,
+            host: None,
+        });
+        p.image = args.image.clone().or(p.image);
+        p.host = args.host.clone().or(p.host);
+        return Ok(p);
+    };
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
+    provenance::build(
+        "--provenance",
+        kind,
+        args.image.clone().or_else(|| var("SPAWNMATRIX_IMAGE")),
+        args.host.clone().or_else(|| var("SPAWNMATRIX_HOST")),
+        "--image",
+    )
+}
+
+/// The report for this process: platform and capabilities.
+fn build_report(provenance: Provenance) -> Report {
+    Report {
+        schema_version: report::SCHEMA_VERSION,
+        suite_version: report::SUITE_VERSION.to_string(),
+        generated_at: report::now_rfc3339(),
+        platform: platform::detect_with(provenance),
+        capabilities: caps::detect(),
+        // The conformance suite's results go here once its entry point exists.
+        cases: BTreeMap::new(),
+        perf: None,
+    }
+}
+
+/// A table a person reads: the platform, then one line per capability.
+fn summary(report: &Report) -> String {
+    let p = &report.platform;
+    let mut out = String::new();
+    let or_unknown = |v: &Option<String>| v.clone().unwrap_or_else(|| "unknown".to_string());
+    let _ = writeln!(out, "os         {} {}", p.os, or_unknown(&p.os_version));
+    let _ = writeln!(out, "kernel     {}", or_unknown(&p.kernel));
+    let _ = writeln!(out, "arch       {} (target {})", p.arch, p.target);
+    let _ = writeln!(
+        out,
+        "libc       {} {} ({})",
+        p.libc.name,
+        or_unknown(&p.libc.version),
+        or_unknown(&p.libc.detail)
+    );
+    let _ = writeln!(out, "provenance {}", p.provenance.kind);
+    let width = report
+        .capabilities
+        .keys()
+        .map(String::len)
+        .max()
+        .unwrap_or(0);
+    let _ = writeln!(out, "\n{:width$}  available  how", "capability");
+    for (name, cap) in &report.capabilities {
+        let yes = if cap.available { "yes" } else { "no" };
+        let _ = write!(out, "{name:width$}  {yes:9}  {}", cap.how);
+        if let Some(note) = &cap.note {
+            let _ = write!(out, "  ({note})");
+        }
+        out.push('\n');
+    }
+    out
 }

@@ -6,26 +6,39 @@
 //! - [`flags`]: the `POSIX_SPAWN_*` flag values known for this target, with where each value
 //!   comes from (the `libc` crate, or a declaration here citing the system header).
 //! - `linux_kernel` (Linux): `struct clone_args` and the clone3-only flags.
+//! - `musl` (Linux musl): constants the `libc` crate lacks there.
 //! - [`symbols`]: the list of spawn symbols both of the above (and `build.rs`) know about.
 
 pub mod flags;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub mod linux_kernel;
+#[cfg(all(target_os = "linux", target_env = "musl"))]
+pub mod musl;
 pub mod spawn_ext;
 pub mod symbols;
 
-// One module per platform: the flag values the `libc` crate lacks there.
-#[cfg_attr(target_os = "linux", path = "linux.rs")]
-#[cfg_attr(target_vendor = "apple", path = "apple.rs")]
-#[cfg_attr(target_os = "freebsd", path = "freebsd.rs")]
-#[cfg_attr(target_os = "cygwin", path = "cygwin.rs")]
-#[cfg_attr(
-    not(any(
-        target_os = "linux",
-        target_vendor = "apple",
-        target_os = "freebsd",
-        target_os = "cygwin"
-    )),
-    path = "other.rs"
-)]
-mod platform;
+/// Declares module `$name` from the file for this platform family, next to the invoking
+/// module: `$linux` on Linux, `apple.rs`, `freebsd.rs`, `cygwin.rs`, else `other.rs`. The one
+/// place the families are told apart, for `sys` and `platform` alike.
+macro_rules! family_module {
+    ($name:ident, linux = $linux:literal) => {
+        #[cfg_attr(target_os = "linux", path = $linux)]
+        #[cfg_attr(target_vendor = "apple", path = "apple.rs")]
+        #[cfg_attr(target_os = "freebsd", path = "freebsd.rs")]
+        #[cfg_attr(target_os = "cygwin", path = "cygwin.rs")]
+        #[cfg_attr(
+            not(any(
+                target_os = "linux",
+                target_vendor = "apple",
+                target_os = "freebsd",
+                target_os = "cygwin"
+            )),
+            path = "other.rs"
+        )]
+        mod $name;
+    };
+}
+pub(crate) use family_module;
+
+// The flag values the `libc` crate lacks, per platform.
+family_module!(platform, linux = "linux.rs");

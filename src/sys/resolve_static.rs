@@ -15,10 +15,10 @@ pub(super) const UNKNOWN_REASON: Option<&str> = Some(
      newer symbol is treated as absent",
 );
 
-/// Generates `linked()`: (name, address) for each symbol the build-time probe found.
+/// Generates a function returning (name, address) for each symbol the build-time probe found.
 macro_rules! linked {
     ($($name:literal),* $(,)?) => {
-        fn linked() -> Vec<(&'static str, *mut c_void)> {
+        pub(super) fn linked() -> Vec<(&'static str, *mut c_void)> {
             #[allow(unused_mut)]
             let mut found = Vec::new();
             $(
@@ -36,11 +36,19 @@ macro_rules! linked {
     };
 }
 
-crate::sys::symbols::with_spawn_symbols!(linked);
+mod spawn {
+    use std::ffi::c_void;
+    crate::sys::symbols::with_spawn_symbols!(linked);
+}
+mod markers {
+    use std::ffi::c_void;
+    crate::sys::symbols::with_libc_markers!(linked);
+}
 
 pub(super) fn find(name: &str) -> Option<*mut c_void> {
-    linked()
+    spawn::linked()
         .into_iter()
+        .chain(markers::linked())
         .find(|(n, _)| *n == name)
         .map(|(_, p)| p)
 }

@@ -71,7 +71,8 @@ pub type PidfdSpawnFn = unsafe extern "C" fn(
 /// `posix_spawnattr_setcgroup_np` (glibc 2.39).
 pub type SetCgroupFn = unsafe extern "C" fn(*mut posix_spawnattr_t, c_int) -> c_int;
 
-/// The address of `name` (one of [`super::symbols::SPAWN_SYMBOLS`]), if this process has it.
+/// The address of `name` (one of [`super::symbols::SPAWN_SYMBOLS`] or
+/// [`super::symbols::LIBC_MARKERS`]), if this process has it.
 pub fn find_symbol(name: &'static str) -> Option<Found<*mut c_void>> {
     resolve::find(name).map(|func| Found {
         name,

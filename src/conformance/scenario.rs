@@ -1,0 +1,230 @@
+//! Runs that one spawn cannot express: spawning from many threads, spawning under a signal
+//! flood, and spawning from a forked process with other identities.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering};
+
+use serde_json::json;
+
+use super::case::Case;
+use super::checks::Findings;
+use super::names;
+use super::outcome::Outcome;
+use super::plan::Plan;
+use super::runner::{absorb, spawn_and_check, Run};
+use super::setup;
+use super::subject::{Spawner, Variant};
+use super::template::Vars;
+
+/// Runs `body` in a forked copy of the (single-threaded) runner and returns its run, so the
+/// runner itself keeps its identity for cleanup.
+pub fn in_forked_process(variant: &Variant, body: impl FnOnce() -> Result<Run, String>) -> Run {
+    let failed = |message: String| {
+        let mut run = Run {
+            variant: variant.label(),
+            outcome: Outcome::Skipped("setup-failed".into()).to_string(),
+            facts: BTreeMap::new(),
+            failures: vec![message],
+            notes: Vec::new(),
+        };
+        run.notes.push("run in a forked runner".into());
+        run
+    };
+    let mut ends = [0; 2];
+    // SAFETY: `ends` has room for two fds; both are owned right after.
+    if unsafe { libc::pipe(ends.as_mut_ptr()) } != 0 {
+        return failed(format!("pipe: {}", std::io::Error::last_os_error()));
+    }
+    let (read_end, write_end) =
+        unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
+    // SAFETY: the runner is single-threaded here, so the forked copy may use the allocator.
+    let pid = unsafe { libc::fork() };
+    if pid < 0 {
+        return failed(format!("fork: {}", std::io::Error::last_os_error()));
+    }
+    if pid == 0 {
+        drop(read_end);
+        let run = body().unwrap_or_else(failed);
+        let bytes = serde_json::to_vec(&run).unwrap_or_default();
+        let mut out = std::fs::File::from(write_end);
+        let code = if out.write_all(&bytes).is_ok() { 0 } else { 1 };
+        // SAFETY: ends the forked copy without running the runner's exit handlers twice.
+        unsafe { libc::_exit(code) };
+    }
+    drop(write_end);
+    let mut text = Vec::new();
+    let read = std::fs::File::from(read_end).read_to_end(&mut text);
+    let mut status = 0;
+    // SAFETY: reaps the process forked above.
+    unsafe { libc::waitpid(pid, &mut status, 0) };
+    match (read, serde_json::from_slice::<Run>(&text)) {
+        (Ok(_), Ok(run)) => run,
+        (r, parsed) => failed(format!(
+            "the forked runner (status {status}) gave no run: {r:?} {parsed:?}"
+        )),
+    }
+}
+
+/// Folds many spawns into one run: the outcome all of them had, or a failure.
+fn fold(variant: &Variant, results: Vec<(Outcome, Findings, Vec<String>)>, vars: &Vars) -> Run {
+    let mut counts: BTreeMap<String, u32> = BTreeMap::new();
+    let mut all = Findings::default();
+    let mut notes = Vec::new();
+    for (outcome, findings, n) in results {
+        *counts.entry(outcome.to_string()).or_default() += 1;
+        if all.failures.len() < 10 {
+            all.failures.extend(findings.failures);
+        }
+        notes.extend(n);
+    }
+    notes.dedup();
+    let outcome = if counts.len() == 1 {
+        counts.keys().next().cloned().unwrap_or_default()
+    } else {
+        all.failures
+            .push(format!("the spawns disagree: {counts:?}"));
+        "skipped:mixed-outcomes".into()
+    };
+    let spawns: u32 = counts.values().sum();
+    let mut run = Run {
+        variant: variant.label(),
+        outcome,
+        facts: BTreeMap::from([("spawns".to_string(), json!(spawns))]),
+        failures: Vec::new(),
+        notes,
+    };
+    absorb(&mut run, all, vars);
+    run
+}
+
+/// `threads` threads spawn `spawns` children each while one more thread opens and closes
+/// close-on-exec descriptors; every child's report is checked.
+pub fn multithread(
+    case: &Case,
+    variant: &Variant,
+    spawner: &dyn Spawner,
+    plan: &Plan,
+    vars: &Vars,
+    threads: u32,
+    spawns: u32,
+) -> Run {
+    let stop = AtomicBool::new(false);
+    let churned = AtomicU32::new(0);
+    let results = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !stop.load(Ordering::Relaxed) {
+                // SAFETY: opens and closes a descriptor this thread owns.
+                unsafe {
+                    let fd = libc::open(c"/dev/null".as_ptr(), libc::O_RDONLY | libc::O_CLOEXEC);
+                    if fd >= 0 {
+                        libc::close(fd);
+                        churned.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+        });
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                s.spawn(move || {
+                    (0..spawns)
+                        .map(|i| {
+                            let tag = format!("t{t}-{i}");
+                            spawn_and_check(
+                                case,
+                                spawner,
+                                plan,
+                                vars,
+                                &tag,
+                                std::slice::from_ref(&tag),
+                            )
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        let results: Vec<_> = workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_default())
+            .collect();
+        stop.store(true, Ordering::Relaxed);
+        results
+    });
+    let mut run = fold(variant, results, vars);
+    let churned = churned.load(Ordering::Relaxed);
+    if churned == 0 {
+        run.failures
+            .push("the descriptor churn thread never ran".into());
+    }
+    run
+}
+
+static RUNNER_PID: AtomicI32 = AtomicI32::new(0);
+static FOREIGN_PID: AtomicI32 = AtomicI32::new(0);
+static DELIVERED: AtomicU32 = AtomicU32::new(0);
+
+/// Async-signal-safe: compares pids and stores integers.
+extern "C" fn flood_handler(_: libc::c_int) {
+    // SAFETY: getpid is async-signal-safe.
+    let me = unsafe { libc::getpid() };
+    if me == RUNNER_PID.load(Ordering::Relaxed) {
+        DELIVERED.fetch_add(1, Ordering::Relaxed);
+    } else {
+        FOREIGN_PID.store(me, Ordering::Relaxed);
+    }
+}
+
+/// Spawns `spawns` times while another thread keeps sending `signal` to the runner's process
+/// group; the runner's handler must never run in a child.
+pub fn signal_flood(
+    case: &Case,
+    variant: &Variant,
+    spawner: &dyn Spawner,
+    plan: &Plan,
+    vars: &Vars,
+    signal: &str,
+    spawns: u32,
+) -> Run {
+    let Some(sig) = names::signal(signal) else {
+        return fold(variant, Vec::new(), vars);
+    };
+    // SAFETY: getpid only queries.
+    RUNNER_PID.store(unsafe { libc::getpid() }, Ordering::Relaxed);
+    let handler = flood_handler as extern "C" fn(libc::c_int) as libc::sighandler_t;
+    if let Err(e) = setup::install(sig, handler, 0) {
+        let mut run = fold(variant, Vec::new(), vars);
+        run.failures.push(e);
+        return run;
+    }
+    let stop = AtomicBool::new(false);
+    let results = std::thread::scope(|s| {
+        s.spawn(|| {
+            while !stop.load(Ordering::Relaxed) {
+                // SAFETY: signals this process group, which the case made the runner's own.
+                unsafe { libc::kill(0, sig) };
+                std::thread::sleep(std::time::Duration::from_micros(100));
+            }
+        });
+        let results: Vec<_> = (0..spawns)
+            .map(|i| spawn_and_check(case, spawner, plan, vars, &i.to_string(), &[]))
+            .collect();
+        stop.store(true, Ordering::Relaxed);
+        results
+    });
+    let mut run = fold(variant, results, vars);
+    let delivered = DELIVERED.load(Ordering::Relaxed);
+    let foreign = FOREIGN_PID.load(Ordering::Relaxed);
+    run.facts
+        .insert("handler ran in a child".into(), json!(foreign != 0));
+    if delivered == 0 {
+        run.failures
+            .push("no signal reached the runner: the flood did not happen".into());
+    }
+    if foreign != 0 {
+        run.failures.push(format!(
+            "the runner's {signal} handler ran in process {foreign}"
+        ));
+    }
+    run
+}

@@ -1,0 +1,23 @@
+//! macOS libSystem: the sched spawn attributes are not supported (`#if 0` in `<spawn.h>`).
+
+use libc::c_int;
+
+use super::{Attr, LibcId};
+
+pub const SCHED_POLICIES: &[(&str, c_int)] = &[];
+
+/// Always unsupported here: the caller reports `unsupported`.
+///
+/// # Safety
+/// Nothing is dereferenced; `unsafe` only matches the other platforms.
+pub unsafe fn set_sched(_attr: *mut Attr, _policy: c_int, _priority: c_int) -> Result<(), c_int> {
+    Err(libc::ENOSYS)
+}
+
+pub fn libc_identity() -> LibcId {
+    LibcId {
+        name: "libSystem",
+        version: None,
+        family: "macos",
+    }
+}

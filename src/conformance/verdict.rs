@@ -1,0 +1,239 @@
+//! Turning a subject's runs into a report entry: the outcome, the checked facts and whether
+//! that meets POSIX, the target's expectation file (`libc`), the documented normalized outcome
+//! (`shared`) or std's own documentation (`std`).
+
+use std::collections::BTreeMap;
+
+use super::case::Case;
+use super::expectations::ExpectationFile;
+use super::outcome::Outcome;
+use super::runner::Run;
+use crate::report::CaseResult;
+
+/// The verdicts a report can carry.
+pub const PASS: &str = "pass";
+pub const FAIL: &str = "fail";
+/// Outside POSIX, but recorded as this target's known behaviour in its expectation file.
+pub const KNOWN_DEVIATION: &str = "known-deviation";
+/// Observed only: nothing is documented to compare with.
+pub const RECORDED: &str = "recorded";
+pub const NOT_RUN: &str = "not-run";
+
+/// Whether a verdict lets the trial pass.
+pub fn passes(verdict: &str) -> bool {
+    verdict != FAIL
+}
+
+fn result(run: &Run, verdict: &str, mut notes: Vec<String>) -> CaseResult {
+    notes.extend(run.notes.iter().cloned());
+    notes.extend(run.failures.iter().cloned());
+    CaseResult {
+        outcome: run.outcome.clone(),
+        facts: if run.outcome == "ok" {
+            run.facts.clone()
+        } else {
+            BTreeMap::new()
+        },
+        verdict: verdict.to_string(),
+        note: (!notes.is_empty()).then(|| notes.join("; ")),
+    }
+}
+
+fn not_run(outcome: &str) -> bool {
+    outcome.parse::<Outcome>().is_ok_and(|o| o.is_not_run())
+}
+
+/// The `libc` subject.
+pub fn libc(case: &Case, run: &Run, expectations: Option<&ExpectationFile>) -> CaseResult {
+    let allowed = case.expect.any_of.contains(&run.outcome);
+    let entry = expectations.and_then(|e| e.cases.get(&case.id));
+    let mut notes = Vec::new();
+    let verdict = match (expectations, entry) {
+        (Some(_), Some(e)) if e.outcome != run.outcome => {
+            notes.push(format!("the expectation file says {}", e.outcome));
+            FAIL
+        }
+        _ if not_run(&run.outcome) && run.failures.is_empty() => NOT_RUN,
+        _ if !run.failures.is_empty() => FAIL,
+        (_, Some(e)) if !allowed && e.outside_posix => KNOWN_DEVIATION,
+        _ if !allowed => {
+            notes.push(format!("POSIX allows only {:?}", case.expect.any_of));
+            FAIL
+        }
+        (Some(file), None) => {
+            notes.push(format!(
+                "no entry in the expectation file for {} (run `spawnmatrix expect`)",
+                file.libc
+            ));
+            FAIL
+        }
+        (None, _) => {
+            notes.push("no expectation file for this target".into());
+            PASS
+        }
+        (Some(_), Some(_)) => PASS,
+    };
+    result(run, verdict, notes)
+}
+
+/// The documented normalized outcome of the shared implementation for `case`.
+pub fn shared_expected(case: &Case) -> Option<&str> {
+    case.expect
+        .shared
+        .as_deref()
+        .or(match case.expect.any_of.as_slice() {
+            [only] => Some(only.as_str()),
+            _ => None,
+        })
+}
+
+/// The `shared` subject: every strategy must give the documented normalized outcome.
+pub fn shared(case: &Case, runs: &[Run]) -> CaseResult {
+    let expected = shared_expected(case);
+    let mut notes = Vec::new();
+    let mut failed = false;
+    for run in runs {
+        let ok = Some(run.outcome.as_str()) == expected || run.outcome == "unsupported";
+        if !ok || !run.failures.is_empty() {
+            failed = true;
+            notes.push(format!(
+                "{}: {} (expected {expected:?}) {:?}",
+                run.variant, run.outcome, run.failures
+            ));
+        }
+    }
+    let outcomes: Vec<&str> = runs.iter().map(|r| r.outcome.as_str()).collect();
+    let first = runs.first();
+    let verdict = match first {
+        None => NOT_RUN,
+        Some(_) if failed => FAIL,
+        Some(r) if not_run(&r.outcome) => NOT_RUN,
+        Some(_) => PASS,
+    };
+    notes.push(format!(
+        "strategies: {}",
+        runs.iter()
+            .map(|r| format!("{}={}", r.variant, r.outcome))
+            .collect::<Vec<_>>()
+            .join(", ")
+    ));
+    let summary = Run {
+        variant: "shared".into(),
+        outcome: if outcomes.windows(2).all(|w| w[0] == w[1]) {
+            outcomes
+                .first()
+                .map_or("skipped:no-strategy".into(), |o| o.to_string())
+        } else {
+            "skipped:strategies-disagree".into()
+        },
+        facts: first.map(|r| r.facts.clone()).unwrap_or_default(),
+        failures: Vec::new(),
+        notes: Vec::new(),
+    };
+    result(&summary, verdict, notes)
+}
+
+/// The `std` subject: fails only where std documents the outcome and breaks it.
+pub fn std(case: &Case, run: &Run) -> CaseResult {
+    let mut notes = Vec::new();
+    let verdict = match &case.expect.std {
+        _ if not_run(&run.outcome) && run.failures.is_empty() => NOT_RUN,
+        Some(want) if *want != run.outcome || !run.failures.is_empty() => {
+            notes.push(format!("std documents {want}"));
+            FAIL
+        }
+        Some(_) => PASS,
+        None => RECORDED,
+    };
+    result(run, verdict, notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use rstest::rstest;
+
+    use super::{libc, FAIL, KNOWN_DEVIATION, NOT_RUN, PASS};
+    use crate::conformance::case::{Area, Case, Expect, SpawnFn};
+    use crate::conformance::expectations::{Entry, ExpectationFile};
+    use crate::conformance::runner::Run;
+
+    fn case(any_of: &[&str]) -> Case {
+        Case {
+            id: "c".into(),
+            title: String::new(),
+            area: Area::ExecErrors,
+            posix: "P12".into(),
+            setup: Default::default(),
+            actions: None,
+            attrs: None,
+            spawn: SpawnFn::PosixSpawn,
+            program: "/x".into(),
+            image: Default::default(),
+            helper: Default::default(),
+            args: vec![],
+            argv: None,
+            env: Default::default(),
+            pid: Default::default(),
+            repeat: 1,
+            scenario: None,
+            expect: Expect {
+                any_of: any_of.iter().map(|s| s.to_string()).collect(),
+                ..Default::default()
+            },
+        }
+    }
+
+    fn run(outcome: &str, failures: &[&str]) -> Run {
+        Run {
+            variant: "libc".into(),
+            outcome: outcome.into(),
+            facts: BTreeMap::new(),
+            failures: failures.iter().map(|s| s.to_string()).collect(),
+            notes: vec![],
+        }
+    }
+
+    fn file(entry: Option<(&str, bool)>) -> ExpectationFile {
+        ExpectationFile {
+            libc: "glibc".into(),
+            version: None,
+            observed_on: "linux-x86_64".into(),
+            cases: entry
+                .map(|(o, dev)| {
+                    BTreeMap::from([(
+                        "c".to_string(),
+                        Entry {
+                            outcome: o.into(),
+                            outside_posix: dev,
+                        },
+                    )])
+                })
+                .unwrap_or_default(),
+        }
+    }
+
+    #[rstest]
+    #[case(&["returned:ENOENT", "child-exit:127"], "returned:ENOENT", &[], None, PASS)]
+    #[case(&["returned:ENOENT", "child-exit:127"], "child-exit:127", &[], Some(Some(("child-exit:127", false))), PASS)]
+    #[case(&["returned:ENOENT", "child-exit:127"], "child-exit:127", &[], Some(Some(("returned:ENOENT", false))), FAIL)]
+    #[case(&["returned:ENOENT"], "ok", &[], None, FAIL)]
+    #[case(&["add:EBADF"], "returned:EBADF", &[], Some(Some(("returned:EBADF", true))), KNOWN_DEVIATION)]
+    #[case(&["add:EBADF"], "returned:EBADF", &[], Some(Some(("returned:EBADF", false))), FAIL)]
+    #[case(&["ok"], "ok", &["fd 3 open: observed true"], None, FAIL)]
+    #[case(&["ok"], "ok", &[], Some(None), FAIL)]
+    #[case(&["ok"], "unsupported", &[], None, NOT_RUN)]
+    #[case(&["ok"], "unsupported", &[], Some(Some(("ok", false))), FAIL)]
+    fn libc_verdicts(
+        #[case] any_of: &[&str],
+        #[case] outcome: &str,
+        #[case] failures: &[&str],
+        #[case] expectation: Option<Option<(&str, bool)>>,
+        #[case] verdict: &str,
+    ) {
+        let exp = expectation.map(file);
+        let got = libc(&case(any_of), &run(outcome, failures), exp.as_ref());
+        assert_eq!(got.verdict, verdict, "{got:?}");
+    }
+}

@@ -1,0 +1,41 @@
+use super::{detect, TARGET};
+
+#[test]
+fn identity_matches_the_build() {
+    let p = detect();
+    assert_eq!(p.os, std::env::consts::OS);
+    assert_eq!(p.arch, std::env::consts::ARCH);
+    assert_eq!(p.target, TARGET);
+    assert!(TARGET.starts_with(std::env::consts::ARCH), "{TARGET}");
+    assert_eq!(p.provenance.kind, "native");
+    assert!(p.kernel.as_deref().is_some_and(|k| !k.is_empty()));
+}
+
+/// On glibc the version is the library's own answer, and it matches `ldd --version`'s format.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn glibc_reports_its_version() {
+    let libc = detect().libc;
+    assert_eq!(libc.name, "glibc");
+    let version = libc.version.unwrap();
+    let parts: Vec<u32> = version.split('.').map(|p| p.parse().unwrap()).collect();
+    assert!(parts.len() >= 2 && parts[0] == 2, "{version}");
+}
+
+/// Rust's bundled musl (1.2.5) has statx; the inference must say so and say how.
+#[cfg(all(target_os = "linux", target_env = "musl"))]
+#[test]
+fn bundled_musl_is_at_least_1_2_5() {
+    let libc = detect().libc;
+    assert_eq!(libc.name, "musl");
+    assert_eq!(libc.version.as_deref(), Some(">=1.2.5"));
+    assert!(libc.detail.unwrap().contains("statx"));
+}
+
+/// This machine's os-release (Debian 12 here) gives `ID VERSION_ID`.
+#[cfg(target_os = "linux")]
+#[test]
+fn linux_os_version_comes_from_os_release() {
+    let fields = super::os_release::read().expect("an os-release file");
+    assert_eq!(detect().os_version, super::os_release::os_version(&fields));
+}
