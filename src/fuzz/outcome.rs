@@ -5,6 +5,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::conformance::signal_name;
 use crate::errno;
 
 /// One executor's result, printed in the suite's outcome grammar.
@@ -142,37 +143,6 @@ impl Observation {
         field("sid", format!("{:?}", self.sid), format!("{:?}", other.sid));
         out
     }
-}
-
-/// The conventional name of a signal number (`SIGKILL`), or `SIG<n>`.
-pub fn signal_name(sig: i32) -> String {
-    const NAMES: &[(&str, i32)] = &[
-        ("SIGHUP", libc::SIGHUP),
-        ("SIGINT", libc::SIGINT),
-        ("SIGQUIT", libc::SIGQUIT),
-        ("SIGILL", libc::SIGILL),
-        ("SIGTRAP", libc::SIGTRAP),
-        ("SIGABRT", libc::SIGABRT),
-        ("SIGBUS", libc::SIGBUS),
-        ("SIGFPE", libc::SIGFPE),
-        ("SIGKILL", libc::SIGKILL),
-        ("SIGUSR1", libc::SIGUSR1),
-        ("SIGSEGV", libc::SIGSEGV),
-        ("SIGUSR2", libc::SIGUSR2),
-        ("SIGPIPE", libc::SIGPIPE),
-        ("SIGALRM", libc::SIGALRM),
-        ("SIGTERM", libc::SIGTERM),
-        ("SIGCHLD", libc::SIGCHLD),
-        ("SIGCONT", libc::SIGCONT),
-        ("SIGSTOP", libc::SIGSTOP),
-        ("SIGWINCH", libc::SIGWINCH),
-        ("SIGURG", libc::SIGURG),
-    ];
-    NAMES
-        .iter()
-        .find(|(_, n)| *n == sig)
-        .map(|(name, _)| (*name).to_string())
-        .unwrap_or_else(|| format!("SIG{sig}"))
 }
 
 /// The outcome for a reaped child that did not report: its exit status or signal.

@@ -6,9 +6,9 @@ use spawnmatrix::fuzz::load::{run_once, Ended, Pipes, Spawner};
 use spawnmatrix::fuzz::rawload::RawPosixSpawn;
 use spawnmatrix::fuzz::sharedload::SharedSpawn;
 use spawnmatrix::fuzz::sys::pipe_cloexec;
-use spawnmatrix::spawn::Strategy;
 
 use super::rlimit::{limit, set_soft};
+use super::strategies::each;
 use super::subprocess::isolated;
 
 /// The open fds of this process, ascending.
@@ -83,20 +83,11 @@ fn raw_posix_spawn_fd_exhaustion() {
     });
 }
 
-#[rstest::rstest]
-#[case::auto(Strategy::Auto)]
-#[case::posix_spawn(Strategy::PosixSpawn)]
-#[case::clone3(Strategy::Clone3)]
-#[case::clone_vfork(Strategy::CloneVfork)]
-#[case::fork(Strategy::Fork)]
-fn shared_fd_exhaustion(#[case] strategy: Strategy) {
-    let test = format!(
-        "faults::shared_fd_exhaustion::case_{}",
-        super::strategies::case_suffix(strategy)
-    );
-    isolated(&test, || {
-        if super::strategies::usable(strategy) {
+#[test]
+fn shared_fd_exhaustion() {
+    isolated("faults::shared_fd_exhaustion", || {
+        each(|strategy| {
             fd_exhaustion(&format!("shared {strategy}"), &SharedSpawn(strategy));
-        }
+        })
     });
 }

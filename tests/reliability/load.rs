@@ -10,7 +10,7 @@ use spawnmatrix::fuzz::rawload::RawPosixSpawn;
 use spawnmatrix::fuzz::sharedload::SharedSpawn;
 use spawnmatrix::spawn::Strategy;
 
-use super::strategies::{case_suffix, usable};
+use super::strategies::each;
 use super::subprocess::isolated;
 
 /// The full load the issue asks for.
@@ -54,16 +54,11 @@ fn raw_posix_spawn_under_load() {
     });
 }
 
-#[rstest::rstest]
-#[case::auto(Strategy::Auto)]
-#[case::posix_spawn(Strategy::PosixSpawn)]
-#[case::clone3(Strategy::Clone3)]
-#[case::clone_vfork(Strategy::CloneVfork)]
-#[case::fork(Strategy::Fork)]
-fn shared_under_load(#[case] strategy: Strategy) {
-    let test = format!("load::shared_under_load::case_{}", case_suffix(strategy));
-    isolated(&test, || {
-        if usable(strategy) {
+/// Every strategy in turn, in one sub-process (so leftover children are only its own).
+#[test]
+fn shared_under_load() {
+    isolated("load::shared_under_load", || {
+        each(|strategy| {
             let config = if strategy == Strategy::Auto {
                 FULL
             } else {
@@ -74,6 +69,6 @@ fn shared_under_load(#[case] strategy: Strategy) {
                 &config,
                 Arc::new(SharedSpawn(strategy)),
             );
-        }
+        })
     });
 }

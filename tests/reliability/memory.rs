@@ -7,6 +7,7 @@ use spawnmatrix::fuzz::sharedload::SharedSpawn;
 use spawnmatrix::spawn::Strategy;
 
 use super::rlimit::{limit, set_soft};
+use super::strategies::each;
 use super::subprocess::isolated;
 
 /// `VmSize` of this process in bytes, from `/proc/self/status`.
@@ -54,30 +55,20 @@ fn raw_posix_spawn_near_address_space_limit() {
 /// The vfork-class strategies share the parent's memory and must succeed; `fork` copies the
 /// page tables but not the address-space limit's headroom, so it may succeed or fail, and
 /// either way must report (never hang or crash). What it did is printed.
-#[rstest::rstest]
-#[case::auto(Strategy::Auto)]
-#[case::posix_spawn(Strategy::PosixSpawn)]
-#[case::clone3(Strategy::Clone3)]
-#[case::clone_vfork(Strategy::CloneVfork)]
-#[case::fork(Strategy::Fork)]
-fn shared_near_address_space_limit(#[case] strategy: Strategy) {
-    let test = format!(
-        "memory::shared_near_address_space_limit::case_{}",
-        super::strategies::case_suffix(strategy)
-    );
-    isolated(&test, || {
-        if !super::strategies::usable(strategy) {
-            return;
-        }
-        let r = address_space(&format!("shared {strategy}"), &SharedSpawn(strategy));
-        if strategy == Strategy::Fork {
-            assert!(
-                matches!(r, Ok(Ended::Code(0)))
-                    || r.as_ref().is_err_and(|e| e.contains("spawn failed")),
-                "fork near RLIMIT_AS: {r:?}"
-            );
-        } else {
-            assert_eq!(r, Ok(Ended::Code(0)), "{strategy} near RLIMIT_AS");
-        }
+#[test]
+fn shared_near_address_space_limit() {
+    isolated("memory::shared_near_address_space_limit", || {
+        each(|strategy| {
+            let r = address_space(&format!("shared {strategy}"), &SharedSpawn(strategy));
+            if strategy == Strategy::Fork {
+                assert!(
+                    matches!(r, Ok(Ended::Code(0)))
+                        || r.as_ref().is_err_and(|e| e.contains("spawn failed")),
+                    "fork near RLIMIT_AS: {r:?}"
+                );
+            } else {
+                assert_eq!(r, Ok(Ended::Code(0)), "{strategy} near RLIMIT_AS");
+            }
+        })
     });
 }

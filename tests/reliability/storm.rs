@@ -8,8 +8,8 @@ use spawnmatrix::fuzz::load::Spawner;
 use spawnmatrix::fuzz::rawload::RawPosixSpawn;
 use spawnmatrix::fuzz::sharedload::SharedSpawn;
 use spawnmatrix::fuzz::storm;
-use spawnmatrix::spawn::Strategy;
 
+use super::strategies::each;
 use super::subprocess::isolated;
 
 const SPAWNS: usize = 1000;
@@ -45,24 +45,15 @@ fn raw_posix_spawn_signal_storm() {
     });
 }
 
-/// One sub-process per strategy (each needs its own process group and handler).
-#[rstest::rstest]
-#[case::auto(Strategy::Auto)]
-#[case::posix_spawn(Strategy::PosixSpawn)]
-#[case::clone3(Strategy::Clone3)]
-#[case::clone_vfork(Strategy::CloneVfork)]
-#[case::fork(Strategy::Fork)]
-fn shared_signal_storm(#[case] strategy: Strategy) {
-    let test = format!(
-        "storm::shared_signal_storm::case_{}",
-        super::strategies::case_suffix(strategy)
-    );
-    isolated(&test, || {
-        if super::strategies::usable(strategy) {
+/// Every strategy in turn, in one sub-process with its own process group.
+#[test]
+fn shared_signal_storm() {
+    isolated("storm::shared_signal_storm", || {
+        each(|strategy| {
             check(
                 &format!("shared {strategy}"),
                 Arc::new(SharedSpawn(strategy)),
-            );
-        }
+            )
+        })
     });
 }

@@ -19,16 +19,18 @@ pub fn usable(strategy: Strategy) -> bool {
     }
 }
 
-/// The suffix rstest gives the case for `strategy` in this crate's tables (`1_auto`, ...):
-/// the tables list strategies in this order.
-pub fn case_suffix(strategy: Strategy) -> String {
-    let order = [
-        Strategy::Auto,
-        Strategy::PosixSpawn,
-        Strategy::Clone3,
-        Strategy::CloneVfork,
-        Strategy::Fork,
-    ];
-    let i = order.iter().position(|s| *s == strategy).unwrap_or(0);
-    format!("{}_{}", i + 1, strategy.name())
+/// Every strategy a caller can force, `Vfork` aside (never offered; see `Strategy::Vfork`).
+const FORCEABLE: [Strategy; 5] = [
+    Strategy::Auto,
+    Strategy::PosixSpawn,
+    Strategy::Clone3,
+    Strategy::CloneVfork,
+    Strategy::Fork,
+];
+
+/// Runs `f` for every forceable strategy usable here, one after the other.
+pub fn each(mut f: impl FnMut(Strategy)) {
+    for s in FORCEABLE.into_iter().filter(|s| usable(*s)) {
+        f(s);
+    }
 }
