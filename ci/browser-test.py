@@ -157,6 +157,7 @@ def run(d, page, shot):
     title = d.js("return document.querySelector(arguments[0]).title;", f"td.cell[data-row='{row}'][data-col='{col}']")
     check(cell["evidence"] in title, "hovering a cell gives its summary (title)")
 
+    d.js("document.getElementById('wrap').scrollTo(0, 0);")
     png = base64.b64decode(d.s("GET", "/screenshot"))
     shot.write_bytes(png)
     check(png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000, f"screenshot written to {shot} ({len(png)} bytes)")

@@ -186,3 +186,53 @@ fn diff_reads_matrices_too() {
         "{stdout}"
     );
 }
+
+#[test]
+fn the_main_job_probes_live_and_merges_stored_reports_and_docs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let result = run(bin().arg("--out").arg(&out));
+    assert!(result.status.success());
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert!(
+        stdout.starts_with("# spawnmatrix capability matrix"),
+        "prints the Markdown"
+    );
+    let m: spawnmatrix::matrix::Matrix =
+        serde_json::from_str(&std::fs::read_to_string(out.join("matrix.json")).unwrap()).unwrap();
+    let live: spawnmatrix::report::Report =
+        serde_json::from_str(&std::fs::read_to_string(out.join("report.json")).unwrap()).unwrap();
+    let live_column = m
+        .column(&live.platform.key())
+        .expect("a column for this machine");
+    assert_eq!(live_column.evidence, spawnmatrix::matrix::Evidence::Run);
+    let stored = spawnmatrix::matrix::load::read_report_dir(Path::new("targets/reports")).unwrap();
+    for r in &stored {
+        assert!(
+            m.column(&r.report.platform.key()).is_some(),
+            "{} has a column",
+            r.origin.display()
+        );
+    }
+    for family in ["macos", "freebsd", "cygwin"] {
+        let doc: Vec<_> = m
+            .columns
+            .iter()
+            .filter(|c| c.family.as_deref() == Some(family))
+            .collect();
+        assert!(!doc.is_empty(), "doc columns for {family}");
+        for row in &m.rows {
+            for c in &doc {
+                if let Some(cell) = row.cells.get(&c.key) {
+                    assert!(
+                        cell.source.is_some(),
+                        "{} on {} names its source",
+                        row.id,
+                        c.label
+                    );
+                }
+            }
+        }
+    }
+    assert!(out.join("MATRIX.md").is_file() && out.join("index.html").is_file());
+}

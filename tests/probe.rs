@@ -7,7 +7,8 @@ use spawnmatrix::report::{Report, SCHEMA_VERSION};
 
 fn probe(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_spawnmatrix"));
-    cmd.arg("probe").args(args);
+    // The conformance cases take seconds and have their own tests (tests/conformance.rs).
+    cmd.arg("probe").arg("--no-cases").args(args);
     for var in [
         "SPAWNMATRIX_PROVENANCE",
         "SPAWNMATRIX_IMAGE",

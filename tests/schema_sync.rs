@@ -135,6 +135,7 @@ fn full_matrix() -> Matrix {
         rows: vec![Row {
             id: String::from("functions.posix_spawn"),
             group: String::from("functions"),
+            title: some("t"),
             cells: [(String::from("k"), cell)].into_iter().collect(),
         }],
     }

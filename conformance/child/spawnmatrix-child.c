@@ -14,6 +14,10 @@
  * (3) write the report to --report PATH (via PATH.tmp.<pid> and rename, so a reader never
  * sees half a report), else $SPAWNMATRIX_REPORT, else stdout; (4) sleep; (5) exit or raise.
  *
+ * --read-fd N reads to end of file, so a pipe's writer must close its end first; an fd that
+ * fails to read is left out of "reads" and named in "errors". --write-fd N:TEXT writes TEXT
+ * (default SIGPIPE disposition applies: a closed pipe ends the helper with SIGPIPE).
+ *
  * Exit status: --exit N (default 0); 125 if the report could not be written; 124 if
  * --raise named a signal that did not end the process. Bad options are listed in "errors".
  */

@@ -5,6 +5,10 @@
 //! concurrent test processes share one copy and a rebuilt helper never reuses a stale one.
 //! `<cache>` is `$XDG_CACHE_HOME`, else `$HOME/.cache`, else a per-user folder in the
 //! temporary directory.
+//!
+//! Known limit: while the very first install of a program is being written, a child forked
+//! by another thread holds the write fd until its exec; an exec of the new file in that
+//! window fails with ETXTBSY. Later runs find the file in place and write nothing.
 
 use std::ffi::OsString;
 use std::fs::{self, DirBuilder};

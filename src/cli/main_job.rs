@@ -1,10 +1,66 @@
-//! `spawnmatrix main_job` (being written).
+//! What `spawnmatrix` does with no arguments: probe this machine live (the same report as
+//! `spawnmatrix probe --json`), merge it with the stored reports (`targets/reports/*.json`)
+//! and the documented claims (`targets/*/platform.yaml`), write matrix.json, MATRIX.md,
+//! index.html and the live report.json to one folder as one atomic set, and print the
+//! Markdown table.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use spawnmatrix::matrix::cases::CaseIndex;
+use spawnmatrix::matrix::docs::Docs;
+use spawnmatrix::matrix::load::{self, SourcedReport};
+use spawnmatrix::platform::provenance::provenance_from_env;
+use spawnmatrix::report::Provenance;
 
 use super::CliResult;
 
 #[derive(clap::Args)]
-pub struct Args {}
+pub struct Args {
+    /// Folder for matrix.json, MATRIX.md, index.html and report.json (written together).
+    #[arg(long, default_value = "out")]
+    out: PathBuf,
+    /// The platform families (<family>/platform.yaml) and stored reports (reports/*.json).
+    #[arg(long, default_value = "targets")]
+    targets: PathBuf,
+    /// Leave out the documented claims.
+    #[arg(long)]
+    no_docs: bool,
+}
 
-pub fn run(_args: Args) -> CliResult {
-    Err("this subcommand is not written yet".into())
+pub fn run(args: Args) -> CliResult {
+    let provenance = provenance_from_env()?.unwrap_or_else(|| Provenance {
+        kind: String::from("native"),
+        image: None,
+        host: None,
+    });
+    let live = super::probe::build_report(provenance, true)?;
+    let live_json = serde_json::to_string_pretty(&live)? + "\n";
+    let mut reports = load::read_report_dir(&args.targets.join("reports"))?;
+    let stored = reports.len();
+    reports.insert(
+        0,
+        SourcedReport {
+            origin: args.out.join("report.json"),
+            report: live,
+        },
+    );
+    let docs = match args.no_docs {
+        true => Docs::default(),
+        false => Docs::load(&args.targets)?,
+    };
+    let cases = CaseIndex::load_default()?;
+    let matrix = spawnmatrix::matrix::merge_with(&reports, &docs, &cases)?;
+    let extra = [("report.json", live_json.as_bytes())];
+    let outputs = super::matrix::publish(&matrix, &args.out, &extra)?;
+    print!("{}", outputs.markdown);
+    eprintln!(
+        "spawnmatrix: live probe + {stored} stored reports + {} documented families: {} columns, \
+         {} rows; wrote {}/{{matrix.json,MATRIX.md,index.html,report.json}}",
+        docs.families.len(),
+        matrix.columns.len(),
+        matrix.rows.len(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use spawnmatrix::matrix::cases::CaseIndex;
 use spawnmatrix::matrix::docs::Docs;
 use spawnmatrix::matrix::load::{self, SourcedReport};
 use spawnmatrix::matrix::render::Outputs;
@@ -60,7 +61,8 @@ pub fn run(args: Args) -> CliResult {
         true => Docs::default(),
         false => Docs::load(&args.targets)?,
     };
-    let matrix = spawnmatrix::matrix::merge(&reports, &docs)?;
+    let cases = CaseIndex::load_default()?;
+    let matrix = spawnmatrix::matrix::merge_with(&reports, &docs, &cases)?;
     publish(&matrix, &args.out, &[])?;
     println!(
         "{} columns, {} rows written to {}/{{matrix.json,MATRIX.md,index.html}}",

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use spawnmatrix::platform::provenance::{self, provenance_from_env};
 use spawnmatrix::report::{self, Provenance, Report};
-use spawnmatrix::{atomic, caps, platform};
+use spawnmatrix::{atomic, caps, conformance, platform};
 
 use super::CliResult;
 
@@ -31,10 +31,14 @@ pub struct Args {
     /// Free text naming the machine or job [default: $SPAWNMATRIX_HOST].
     #[arg(long, value_name = "TEXT")]
     host: Option<String>,
+    /// Leave the conformance cases out of the JSON report (they take seconds).
+    #[arg(long)]
+    no_cases: bool,
 }
 
 pub fn run(args: Args) -> CliResult {
-    let report = build_report(provenance_of(&args)?);
+    let with_cases = (args.json || args.out.is_some()) && !args.no_cases;
+    let report = build_report(provenance_of(&args)?, with_cases)?;
     let json = serde_json::to_string_pretty(&report)? + "\n";
     if let Some(path) = &args.out {
         atomic::write(path, json.as_bytes())
@@ -71,18 +75,24 @@ fn provenance_of(args: &Args) -> Result<Provenance, provenance::ProvenanceError>
     )
 }
 
-/// The report for this process: platform and capabilities.
-fn build_report(provenance: Provenance) -> Report {
-    Report {
+/// The report for this process: platform and capabilities (and the conformance cases).
+pub(super) fn build_report(
+    provenance: Provenance,
+    with_cases: bool,
+) -> Result<Report, Box<dyn std::error::Error>> {
+    Ok(Report {
         schema_version: report::SCHEMA_VERSION,
         suite_version: report::SUITE_VERSION.to_string(),
         generated_at: report::now_rfc3339(),
         platform: platform::detect_with(provenance),
         capabilities: caps::detect(),
-        // The conformance suite's results go here once its entry point exists.
-        cases: BTreeMap::new(),
+        cases: if with_cases {
+            conformance::cases_for_probe()?
+        } else {
+            BTreeMap::new()
+        },
         perf: None,
-    }
+    })
 }
 
 /// A table a person reads: the platform, then one line per capability.

@@ -210,6 +210,22 @@ pub fn run_subjects(
     results.into_inner().unwrap_or_default()
 }
 
+/// What `spawnmatrix probe --json` puts under `cases`: [`run_for_report`] when the case
+/// directory exists; when it does not (a binary run outside its checkout without
+/// `SPAWNMATRIX_CASES`), nothing, with a warning on stderr.
+pub fn cases_for_probe(
+) -> Result<BTreeMap<String, BTreeMap<String, CaseResult>>, Box<dyn std::error::Error>> {
+    let dir = load::default_dir();
+    if !dir.is_dir() {
+        eprintln!(
+            "spawnmatrix: no conformance cases at {} (set SPAWNMATRIX_CASES); the report has no cases",
+            dir.display()
+        );
+        return Ok(BTreeMap::new());
+    }
+    run_for_report()
+}
+
 /// The `cases` part of a probe report: the default cases and expectations, with this
 /// executable as runner (its `main` must call [`main_if_runner`]).
 pub fn run_for_report(

@@ -136,7 +136,7 @@ pub fn run_isolated(
                 let _ = child.wait();
                 return Err(format!("the runner did not finish within {limit:?}"));
             }
-            None => std::thread::sleep(Duration::from_millis(2)),
+            None => std::thread::sleep(Duration::from_micros(500)),
         }
     };
     let mut log_text = String::new();

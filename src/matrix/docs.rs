@@ -32,7 +32,7 @@ use serde::Deserialize;
 
 use super::error::MatrixError;
 use super::model::{Claim, Value};
-use super::version::Version;
+use super::version::{Release, Version};
 use crate::report::{Libc, Platform, Provenance};
 
 /// Which platform field a family's release ranges compare against.
@@ -119,6 +119,16 @@ struct Range {
 }
 
 impl Range {
+    /// Whether the claim holds for the release: for `>=v`, for every release from `v` on.
+    fn covers(&self, release: &Release) -> bool {
+        match release {
+            Release::Exact(v) => self.contains(v),
+            Release::AtLeast(v) => {
+                self.from.as_ref().map_or(true, |f| f <= v) && self.upper.is_none()
+            }
+        }
+    }
+
     fn contains(&self, v: &Version) -> bool {
         self.from.as_ref().map_or(true, |f| f <= v)
             && self.upper.as_ref().map_or(true, |u| u.admits(v))
@@ -216,10 +226,12 @@ impl Family {
                             format!("{at}: since stands alone (no value, from, before, through)"),
                         ));
                     }
+                    // The note describes the function where it exists, not its absence.
                     ranges.push(Range {
                         value: Value::Bool(false),
                         from: None,
                         upper: Some(Upper::Before(since.clone())),
+                        note: None,
                         ..base.clone()
                     });
                     ranges.push(Range {
@@ -257,19 +269,19 @@ impl Family {
     }
 
     /// The release of `p` that this family's ranges compare against.
-    pub fn release_of(&self, p: &Platform) -> Option<Version> {
+    pub fn release_of(&self, p: &Platform) -> Option<Release> {
         let text = match self.spec.version_of {
             VersionOf::Os => p.os_version.as_deref(),
             VersionOf::Libc => p.libc.version.as_deref(),
         }?;
-        Version::parse(text)
+        Release::parse(text)
     }
 
-    /// The documented value of `row` at release `v`, with its source text.
-    pub fn claim(&self, row: &str, v: &Version) -> Option<Claim> {
+    /// The documented value of `row` at `release`, with its source text.
+    pub fn claim(&self, row: &str, release: &Release) -> Option<Claim> {
         self.ranges
             .iter()
-            .find(|r| r.row == row && r.contains(v))
+            .find(|r| r.row == row && r.covers(release))
             .map(|r| Claim {
                 value: r.value.clone(),
                 source: self.source_text(&r.source),

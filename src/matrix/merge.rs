@@ -8,12 +8,13 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::cases::CaseIndex;
 use super::docs::{Docs, Family, VersionOf};
 use super::error::MatrixError;
 use super::load::SourcedReport;
 use super::model::{Alternative, Cell, Column, Evidence, Matrix, Row, MATRIX_SCHEMA_VERSION};
 use super::rows;
-use super::version::Version;
+use super::version::{Release, Version};
 use crate::report::{Platform, SUITE_VERSION};
 
 /// One column under construction.
@@ -152,7 +153,7 @@ fn doc_cell(claim: super::model::Claim) -> Cell {
 
 fn doc_columns(family: &Family) -> impl Iterator<Item = Draft> + '_ {
     family.spec.doc_columns.iter().filter_map(move |v| {
-        let release = Version::parse(v)?;
+        let release = Release::Exact(Version::parse(v)?);
         let platform = family.doc_platform(v);
         let cells = family
             .rows()
@@ -243,8 +244,19 @@ fn column_order(a: &Column, b: &Column) -> std::cmp::Ordering {
     (a.evidence, family(a), release(a), &a.key).cmp(&(b.evidence, family(b), release(b), &b.key))
 }
 
-/// Merges `reports` and the documented claims in `docs` into one matrix.
+/// Merges `reports` and the documented claims in `docs` into one matrix, grouping case rows
+/// by the first dash of their id.
 pub fn merge(reports: &[SourcedReport], docs: &Docs) -> Result<Matrix, MatrixError> {
+    merge_with(reports, docs, &CaseIndex::default())
+}
+
+/// Merges `reports` and the documented claims in `docs` into one matrix, grouping case rows
+/// by the areas `cases` gives and titling them.
+pub fn merge_with(
+    reports: &[SourcedReport],
+    docs: &Docs,
+    cases: &CaseIndex,
+) -> Result<Matrix, MatrixError> {
     let mut drafts = Vec::new();
     for (key, group) in group_by_key(reports)? {
         drafts.push(report_column(key, &group, docs)?);
@@ -279,19 +291,28 @@ pub fn merge(reports: &[SourcedReport], docs: &Docs) -> Result<Matrix, MatrixErr
     }
     unique_labels(&mut columns);
 
-    let mut rows: Vec<(u8, String, Row)> = table
+    let mut rows: Vec<((u8, usize), String, Row)> = table
         .into_iter()
         .map(|(id, cells)| {
-            let group = rows::group_of(&id);
-            let rank = rows::group(&group).0;
-            (rank, group.clone(), Row { id, group, cells })
+            let group = rows::group_of(&id, cases);
+            let rank = rows::group(&group, cases).0;
+            let title = rows::case_of(&id)
+                .and_then(|c| cases.title(c))
+                .map(str::to_string);
+            let row = Row {
+                id,
+                group: group.clone(),
+                title,
+                cells,
+            };
+            (rank, group, row)
         })
         .collect();
     rows.sort_by(|a, b| (a.0, &a.1, &a.2.id).cmp(&(b.0, &b.1, &b.2.id)));
     let mut groups = Vec::new();
     for (_, group, _) in &rows {
         if groups.last().map(|g: &super::model::Group| &g.id) != Some(group) {
-            groups.push(rows::group(group).1);
+            groups.push(rows::group(group, cases).1);
         }
     }
     Ok(Matrix {

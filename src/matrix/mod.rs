@@ -4,9 +4,11 @@
 //! - [`load`]: reading reports and matrices (typed errors naming file and line).
 //! - [`docs`]: `targets/<family>/platform.yaml`, documented claims with sources.
 //! - [`merge`]: evidence precedence and disagreement flagging.
+//! - [`cases`]: case areas and titles from the case files, for grouping.
 //! - [`render`]: `matrix.json`, `MATRIX.md`, `index.html`.
 //! - [`diff`]: what changed between two matrices or reports, regressions first.
 
+pub mod cases;
 pub mod diff;
 pub mod docs;
 pub mod error;
@@ -18,7 +20,7 @@ pub mod rows;
 pub mod version;
 
 pub use error::MatrixError;
-pub use merge::merge;
+pub use merge::{merge, merge_with};
 pub use model::{Cell, Column, Evidence, Matrix, Row, Value};
 
 #[cfg(test)]

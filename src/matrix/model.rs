@@ -116,6 +116,9 @@ pub struct Row {
     pub id: String,
     /// The id of the group this row belongs to.
     pub group: String,
+    /// What the row checks, for case rows (the case's title).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
     /// Keyed by column key; a platform with nothing known for this row has no entry.
     pub cells: BTreeMap<String, Cell>,
 }

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use super::cases::CaseIndex;
 use super::model::{Cell, Evidence, Group, Value};
 use crate::report::{Capability, CaseResult, Perf, Report};
 
@@ -19,12 +20,6 @@ pub fn capability_row(name: &str, cap: &Capability) -> String {
     }
 }
 
-/// A case's area: its id up to the first dash (`exec-enoent` -> `exec`), as in the
-/// conformance catalogue.
-pub fn case_area(case_id: &str) -> &str {
-    case_id.split('-').next().unwrap_or(case_id)
-}
-
 pub fn case_row(case_id: &str, subject: &str) -> String {
     format!("cases.{case_id}.{subject}")
 }
@@ -33,29 +28,36 @@ pub fn perf_row(strategy: &str, parent_mib: u64) -> String {
     format!("perf.{strategy}.ratio_to_floor.{parent_mib}mib")
 }
 
+/// The case id of a `cases.<case-id>.<subject>` row.
+pub fn case_of(row: &str) -> Option<&str> {
+    let rest = row.strip_prefix("cases.")?;
+    Some(rest.rsplit_once('.').map_or(rest, |(case, _)| case))
+}
+
 /// The group a row id belongs to: its first segment, or `cases.<area>` for cases.
-pub fn group_of(row: &str) -> String {
-    let mut parts = row.splitn(3, '.');
-    let first = parts.next().unwrap_or(row);
-    match (first, parts.next()) {
-        ("cases", Some(case)) => format!("cases.{}", case_area(case)),
-        _ => first.to_string(),
+pub fn group_of(row: &str, cases: &CaseIndex) -> String {
+    match case_of(row) {
+        Some(case) => format!("cases.{}", cases.area(case)),
+        None => row.split('.').next().unwrap_or(row).to_string(),
     }
 }
 
-/// The group's place in the table and its title.
-pub fn group(id: &str) -> (u8, Group) {
+/// The group's place in the table (functions, flags, kernel, cases by area, perf) and title.
+pub fn group(id: &str, cases: &CaseIndex) -> ((u8, usize), Group) {
     let (rank, title) = match id {
-        "functions" => (0, String::from("Functions")),
-        "flags" => (1, String::from("Attribute flags")),
-        "kernel" => (2, String::from("Kernel features")),
+        "functions" => ((0, 0), String::from("Functions")),
+        "flags" => ((1, 0), String::from("Attribute flags")),
+        "kernel" => ((2, 0), String::from("Kernel features")),
         "perf" => (
-            4,
+            (4, 0),
             String::from("Spawn cost (ratio to the fastest raw method)"),
         ),
         other => match other.strip_prefix("cases.") {
-            Some(area) => (3, format!("Conformance cases: {area}")),
-            None => (5, other.to_string()),
+            Some(area) => (
+                (3, cases.area_rank(area)),
+                format!("Conformance cases: {area}"),
+            ),
+            None => ((5, 0), other.to_string()),
         },
     };
     (
@@ -163,8 +165,17 @@ mod tests {
     #[case("functions.posix_spawn", "functions")]
     #[case("cases.exec-enoent.libc", "cases.exec")]
     #[case("cases.fchdir-add-negative-fd.shared", "cases.fchdir")]
-    #[case("perf.clone3.ratio_to_floor.0mib", "perf")]
-    fn groups(#[case] row: &str, #[case] group: &str) {
-        assert_eq!(group_of(row), group);
+    #[case("perf.raw:clone_vfork.ratio_to_floor.0mib", "perf")]
+    fn groups_without_case_files(#[case] row: &str, #[case] group: &str) {
+        assert_eq!(group_of(row, &CaseIndex::default()), group);
+    }
+
+    #[rstest]
+    #[case("cases.exec-enoent.libc", "cases.exec-errors")]
+    #[case("cases.chdir-enoent.shared", "cases.chdir")]
+    #[case("cases.dup2-add-fd-beyond-open-max.std", "cases.file-actions")]
+    fn case_groups_are_areas_from_the_case_files(#[case] row: &str, #[case] group: &str) {
+        let index = CaseIndex::load_default().unwrap();
+        assert_eq!(group_of(row, &index), group);
     }
 }

@@ -29,6 +29,23 @@ impl Version {
     }
 }
 
+/// What a platform says about its release: exact, or only a lower bound (musl has no version
+/// API, so a probe may only know `>=1.2.5`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Release {
+    Exact(Version),
+    AtLeast(Version),
+}
+
+impl Release {
+    pub fn parse(text: &str) -> Option<Release> {
+        match text.trim().strip_prefix(">=") {
+            Some(rest) => Version::parse(rest).map(Release::AtLeast),
+            None => Version::parse(text).map(Release::Exact),
+        }
+    }
+}
+
 impl Ord for Version {
     /// Missing components count as zero: `15` == `15.0`.
     fn cmp(&self, other: &Self) -> Ordering {
@@ -52,7 +69,7 @@ impl PartialOrd for Version {
 
 #[cfg(test)]
 mod tests {
-    use super::Version;
+    use super::{Release, Version};
     use rstest::rstest;
     use std::cmp::Ordering;
 
@@ -65,6 +82,14 @@ mod tests {
     fn compares(#[case] a: &str, #[case] b: &str, #[case] expected: Ordering) {
         let (a, b) = (Version::parse(a).unwrap(), Version::parse(b).unwrap());
         assert_eq!(a.cmp(&b), expected);
+    }
+
+    #[rstest]
+    #[case(">=1.2.5", Some(Release::AtLeast(Version::parse("1.2.5").unwrap())))]
+    #[case("2.36", Some(Release::Exact(Version::parse("2.36").unwrap())))]
+    #[case("about 2", None)]
+    fn releases(#[case] text: &str, #[case] expected: Option<Release>) {
+        assert_eq!(Release::parse(text), expected);
     }
 
     #[rstest]

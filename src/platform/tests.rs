@@ -22,7 +22,9 @@ fn glibc_reports_its_version() {
     assert!(parts.len() >= 2 && parts[0] == 2, "{version}");
 }
 
-/// Rust's bundled musl (1.2.5) has statx; the inference must say so and say how.
+/// Rust's bundled musl (1.2.5) has statx; the inference must say so and say how. (Linked
+/// against Debian's musl 1.2.3 instead, with the RUSTFLAGS in the machine notes, this test
+/// fails as it should: that build reported ">=1.2.3".)
 #[cfg(all(target_os = "linux", target_env = "musl"))]
 #[test]
 fn bundled_musl_is_at_least_1_2_5() {

@@ -33,7 +33,7 @@ pub fn wait_with_timeout(child: &mut dyn Running, limit: Duration) -> Result<Out
             ));
         }
         std::thread::sleep(pause);
-        pause = (pause * 2).min(Duration::from_millis(5));
+        pause = (pause * 2).min(Duration::from_millis(1));
     }
 }
 

@@ -6,7 +6,7 @@ use rstest::rstest;
 
 use super::*;
 use crate::matrix::model::Value;
-use crate::matrix::version::Version;
+use crate::matrix::version::{Release, Version};
 use crate::matrix::MatrixError;
 
 fn parse(text: &str) -> Result<Family, MatrixError> {
@@ -22,7 +22,7 @@ fn since_means_present_from_and_absent_before(#[case] v: &str, #[case] expected:
     let f = parse(GLIBC_YAML).unwrap();
     let claim = f.claim(
         "functions.posix_spawn_file_actions_addchdir_np",
-        &Version::parse(v).unwrap(),
+        &Release::Exact(Version::parse(v).unwrap()),
     );
     assert_eq!(claim.map(|c| c.value), expected.map(Value::Bool));
 }
@@ -30,7 +30,7 @@ fn since_means_present_from_and_absent_before(#[case] v: &str, #[case] expected:
 #[test]
 fn from_without_before_is_open_ended_and_before_its_start_is_unknown() {
     let f = parse(GLIBC_YAML).unwrap();
-    let at = |v| f.claim("cases.exec-enoent.libc", &Version::parse(v).unwrap());
+    let at = |v| f.claim("cases.exec-enoent.libc", &Release::parse(v).unwrap());
     assert!(at("2.23").is_none());
     assert_eq!(
         at("2.40").unwrap().value,
@@ -70,6 +70,21 @@ fn overlapping_claims_with_different_values_are_errors() {
     );
     let err = parse(&text).unwrap_err();
     assert!(err.to_string().contains("overlap"), "{err}");
+}
+
+#[rstest]
+#[case::open_ended_claim_applies("cases.exec-enoent.libc", Some("returned:ENOENT"))]
+#[case::bounded_claim_does_not("functions.posix_spawn_file_actions_addchdir_np", None)]
+fn a_lower_bound_release_gets_only_open_ended_claims(
+    #[case] row: &str,
+    #[case] value: Option<&str>,
+) {
+    let f = parse(GLIBC_YAML).unwrap();
+    let claim = f.claim(row, &Release::parse(">=2.28").unwrap());
+    assert_eq!(
+        claim.map(|c| c.value),
+        value.map(|v| Value::Text(v.to_string()))
+    );
 }
 
 #[test]
