@@ -5,13 +5,16 @@
 use std::ffi::OsStr;
 use std::fs;
 use std::io::{self, ErrorKind};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::MetadataExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, MutexGuard};
 
 use rstest::rstest;
 use rstest_reuse::{apply, template};
+use spawnmatrix::child::{self, ChildState};
 use spawnmatrix::spawn::{Command, Output, Stdio, Strategy};
 
 /// Every strategy, the unavailable ones included (they must refuse).
@@ -373,4 +376,218 @@ fn kill_and_try_wait() {
     );
     child.kill().unwrap();
     assert_no_children();
+}
+
+// ---- What the child saw, through the child helper ----
+
+/// A command running the child helper with stdio on `/dev/null`, reporting to a temporary
+/// file (the option comes first, so later arguments may be anything).
+fn helper(strategy: Strategy) -> (Command, tempfile::NamedTempFile) {
+    let report = tempfile::NamedTempFile::new().unwrap();
+    let mut c = command(child::helper_path().unwrap(), strategy);
+    c.arg("--report")
+        .arg(report.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    (c, report)
+}
+
+/// Runs the helper command and returns its report, or `None` after checking the refusal of
+/// an unavailable strategy.
+fn observe(
+    (c, report): (&mut Command, tempfile::NamedTempFile),
+    strategy: Strategy,
+) -> Option<ChildState> {
+    let mut child = spawn_or_refused(c, strategy)?.expect("the helper must start");
+    let status = child.wait().unwrap();
+    assert!(status.success(), "helper: {status}");
+    Some(ChildState::read(report.path()).unwrap())
+}
+
+/// Marks every fd of this process above stderr close-on-exec, so a child can only get what
+/// the command maps (the test harness may have inherited open fds).
+fn cloexec_all_inherited() {
+    let fds: Vec<i32> = fs::read_dir("/proc/self/fd")
+        .or_else(|_| fs::read_dir("/dev/fd"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .filter(|&fd| fd > 2)
+        .collect();
+    for fd in fds {
+        // SAFETY: setting a flag; an fd that was the directory listing's is closed by now
+        // and fails harmlessly.
+        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+    }
+}
+
+/// A new file in `dir` and its inode.
+fn file_with_ino(dir: &Path, name: &str) -> (OwnedFd, u64) {
+    let f = fs::File::create(dir.join(name)).unwrap();
+    let ino = f.metadata().unwrap().ino();
+    (f.into(), ino)
+}
+
+/// A copy of `fd` without `FD_CLOEXEC`, as a careless caller might pass.
+fn dup_inheritable(fd: &OwnedFd) -> OwnedFd {
+    // SAFETY: dup of an open fd; the new fd is owned by the result.
+    let new = unsafe { libc::dup(fd.as_raw_fd()) };
+    assert!(new >= 0);
+    unsafe { OwnedFd::from_raw_fd(new) }
+}
+
+#[apply(every_strategy)]
+fn only_stdio_and_mapped_fds_reach_the_child(strategy: Strategy) {
+    let _g = serial();
+    cloexec_all_inherited();
+    let dir = tempfile::tempdir().unwrap();
+    let (a, a_ino) = file_with_ino(dir.path(), "a");
+    let (b, b_ino) = file_with_ino(dir.path(), "b");
+    let b_inheritable = dup_inheritable(&b);
+    let (mut c, report) = helper(strategy);
+    c.fd(5, a).fd(9, b_inheritable);
+    let Some(state) = observe((&mut c, report), strategy) else {
+        return;
+    };
+    let fds: Vec<i32> = state.fds.iter().map(|f| f.fd).collect();
+    assert_eq!(fds, vec![0, 1, 2, 5, 9]);
+    assert_eq!(state.fd(5).unwrap().ino, a_ino);
+    assert_eq!(state.fd(9).unwrap().ino, b_ino);
+    assert!(state.fds.iter().all(|f| !f.cloexec));
+    drop(b);
+    assert_no_children();
+}
+
+#[apply(every_strategy)]
+fn permuted_fd_mappings_land_where_asked(strategy: Strategy) {
+    let _g = serial();
+    cloexec_all_inherited();
+    let dir = tempfile::tempdir().unwrap();
+    let files: Vec<(OwnedFd, u64)> = (0..3)
+        .map(|i| file_with_ino(dir.path(), &format!("f{i}")))
+        .collect();
+    let nums: Vec<i32> = files.iter().map(|(f, _)| f.as_raw_fd()).collect();
+    let inos: Vec<u64> = files.iter().map(|(_, i)| *i).collect();
+    // A 3-cycle over the parent's own numbers: child nums[i] gets file i+1; one file also
+    // goes to a fourth number and to its own number.
+    let extra = nums.iter().max().unwrap() + 3;
+    let (mut c, report) = helper(strategy);
+    c.fd(extra, dup_inheritable(&files[0].0));
+    for (i, (f, _)) in files.into_iter().enumerate() {
+        c.fd(nums[(i + 2) % 3], f);
+    }
+    let Some(state) = observe((&mut c, report), strategy) else {
+        return;
+    };
+    for i in 0..3 {
+        let got = state.fd(nums[(i + 2) % 3]).expect("mapped fd missing");
+        assert_eq!(got.ino, inos[i], "child fd {} should be file {i}", got.fd);
+        assert!(!got.cloexec);
+    }
+    assert_eq!(state.fd(extra).unwrap().ino, inos[0]);
+    assert_eq!(state.fds.len(), 3 + 3 + 1);
+}
+
+#[apply(every_strategy)]
+fn setsid_and_process_group_are_applied(strategy: Strategy, #[values(false, true)] setsid: bool) {
+    let _g = serial();
+    let (mut c, report) = helper(strategy);
+    if setsid {
+        c.setsid(true);
+    } else {
+        c.process_group(0);
+    }
+    let Some(state) = observe((&mut c, report), strategy) else {
+        return;
+    };
+    assert_eq!(state.pgid, state.pid);
+    // SAFETY: getsid(0) has no preconditions.
+    let parent_sid = unsafe { libc::getsid(0) };
+    if setsid {
+        assert_eq!(state.sid, state.pid);
+    } else {
+        assert_eq!(state.sid, parent_sid);
+    }
+}
+
+/// A handler that does nothing, to make a signal "caught".
+extern "C" fn do_nothing(_: libc::c_int) {}
+
+/// Sets `sig`'s disposition, returning the old one.
+fn set_handler(sig: i32, handler: libc::sighandler_t) -> libc::sighandler_t {
+    // SAFETY: installing SIG_IGN, SIG_DFL or a handler that does nothing.
+    unsafe { libc::signal(sig, handler) }
+}
+
+#[apply(every_strategy)]
+fn signal_mask_and_dispositions_seen_by_the_child(
+    strategy: Strategy,
+    #[values(None, Some(libc::SIGHUP))] mask: Option<i32>,
+) {
+    let _g = serial();
+    let before_mask = thread_mask();
+    set_thread_mask(&[libc::SIGUSR1]);
+    let old = [
+        (libc::SIGUSR2, set_handler(libc::SIGUSR2, libc::SIG_IGN)),
+        (libc::SIGTERM, set_handler(libc::SIGTERM, libc::SIG_IGN)),
+        (
+            libc::SIGINT,
+            set_handler(
+                libc::SIGINT,
+                do_nothing as *const () as libc::sighandler_t,
+            ),
+        ),
+    ];
+    let (mut c, report) = helper(strategy);
+    c.reset_signals(&[libc::SIGUSR2]);
+    if let Some(m) = mask {
+        c.signal_mask(&[m]);
+    }
+    let state = observe((&mut c, report), strategy);
+    for (sig, h) in old {
+        set_handler(sig, h);
+    }
+    assert_eq!(thread_mask(), vec![libc::SIGUSR1]);
+    set_thread_mask(&before_mask);
+    let Some(state) = state else {
+        return;
+    };
+    let want_mask = if mask.is_some() { "SIGHUP" } else { "SIGUSR1" };
+    assert_eq!(state.sigmask, vec![want_mask.to_string()]);
+    assert!(
+        state.ignored.contains(&"SIGTERM".to_string()),
+        "{:?}",
+        state.ignored
+    );
+    assert!(!state.ignored.contains(&"SIGUSR2".to_string()));
+    assert!(!state.ignored.contains(&"SIGPIPE".to_string()));
+    assert_eq!(state.handled, Vec::<String>::new());
+}
+
+#[apply(every_strategy)]
+fn directory_argv_and_environment_seen_by_the_child(
+    strategy: Strategy,
+    #[values(false, true)] by_fd: bool,
+) {
+    let _g = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let dir = dir.path().canonicalize().unwrap();
+    let (mut c, report) = helper(strategy);
+    if by_fd {
+        c.current_dir_fd(fs::File::open(&dir).unwrap());
+    } else {
+        c.current_dir(&dir);
+    }
+    c.env_clear()
+        .env("ONLY", "this")
+        .arg("--")
+        .arg(OsStr::from_bytes(b"a\xffb"));
+    let Some(state) = observe((&mut c, report), strategy) else {
+        return;
+    };
+    assert_eq!(state.cwd.as_deref(), dir.to_str());
+    assert_eq!(state.env, vec!["ONLY=this".to_string()]);
+    let argv = state.argv_bytes();
+    assert_eq!(argv.len(), 5);
+    assert_eq!(argv[3..], [b"--".to_vec(), b"a\xffb".to_vec()]);
 }

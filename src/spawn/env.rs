@@ -43,10 +43,13 @@ impl EnvChanges {
         !self.clear && self.vars.is_empty()
     }
 
-    /// The child's environment and its `PATH` (`None`: it has none).
-    pub(super) fn build(&self) -> io::Result<(Envp, Option<OsString>)> {
+    /// The child's environment and, if `want_path`, its `PATH` (`None`: it has none). The
+    /// parent's `PATH` is read only when wanted: most spawns name a path, and the lookup
+    /// takes std's environment lock and allocates.
+    pub(super) fn build(&self, want_path: bool) -> io::Result<(Envp, Option<OsString>)> {
         if self.unchanged() {
-            return Ok((Envp::Inherit, std::env::var_os("PATH")));
+            let path = want_path.then(|| std::env::var_os("PATH")).flatten();
+            return Ok((Envp::Inherit, path));
         }
         let mut all: BTreeMap<OsString, OsString> = if self.clear {
             BTreeMap::new()
@@ -111,7 +114,7 @@ mod tests {
     #[case(changes(true, &[("PATH", Some("/x")), ("B", None)]), &["PATH=/x"], Some("/x"))]
     #[case(changes(true, &[]), &[], None)]
     fn built_environment(#[case] c: EnvChanges, #[case] want: &[&str], #[case] path: Option<&str>) {
-        let (envp, got_path) = c.build().unwrap();
+        let (envp, got_path) = c.build(true).unwrap();
         let Envp::Owned { _strings, ptrs } = envp else {
             panic!("expected an owned environment")
         };
@@ -125,7 +128,7 @@ mod tests {
     #[case("A\0B", "1", "environment variable name")]
     #[case("A", "1\x002", "the value of environment variable \"A\"")]
     fn nul_in_environment_is_named(#[case] k: &str, #[case] v: &str, #[case] msg: &str) {
-        let e = match changes(true, &[(k, Some(v))]).build() {
+        let e = match changes(true, &[(k, Some(v))]).build(true) {
             Err(e) => e,
             Ok(_) => panic!("a NUL byte must be rejected"),
         };

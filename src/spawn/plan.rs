@@ -60,7 +60,7 @@ impl Prepared {
             argv_strings.push(c_string(a, || format!("argument {i} ({a:?})"))?);
         }
         let argv = null_terminated(&argv_strings);
-        let (envp, path) = cmd.env.build()?;
+        let (envp, path) = cmd.env.build(!program.as_bytes().contains(&b'/'))?;
         let cwd_path = match &cmd.cwd {
             Some(Cwd::Path(p)) => Some(c_string(p.as_os_str(), || {
                 format!("the working directory {p:?}")

@@ -8,9 +8,6 @@ use crate::spawn::error::check;
 /// Signals are 1..=31.
 pub(in crate::spawn) const NSIG: libc::c_int = 32;
 
-/// `POSIX_SPAWN_SETSID` is 0x400 since macOS 10.15 (xnu `spawn.h`); the libc crate lacks it.
-pub(in crate::spawn) const SETSID_FLAG: Option<libc::c_short> = Some(0x400);
-
 /// The kernel runs the file actions; not observed here, so the path is made absolute in the
 /// parent instead.
 pub(in crate::spawn) const POSIX_SPAWN_RELATIVE_AFTER_CHDIR: bool = false;

@@ -3,9 +3,6 @@
 /// Signals are 1..=64.
 pub(in crate::spawn) const NSIG: libc::c_int = 65;
 
-/// glibc (2.26+) and musl both use 0x80.
-pub(in crate::spawn) const SETSID_FLAG: Option<libc::c_short> = Some(0x80);
-
 /// glibc and musl run the file actions in the child and then `execve`, so a relative path is
 /// looked up in the new directory (glibc `spawni.c`, musl `posix_spawn.c`; tested here).
 pub(in crate::spawn) const POSIX_SPAWN_RELATIVE_AFTER_CHDIR: bool = true;

@@ -1,9 +1,9 @@
 //! The few platform facts the spawn code needs, one file per platform family.
 //!
 //! Each provides: `NSIG` (one above the highest signal number), `environ()` (the process
-//! environment block), `pipe_cloexec()`, `SETSID_FLAG` (the `POSIX_SPAWN_SETSID` value, if
-//! any) and `POSIX_SPAWN_RELATIVE_AFTER_CHDIR` (whether `posix_spawn` resolves a relative
-//! program path after its chdir file action, observed or read in its source).
+//! environment block), `pipe_cloexec()` and `POSIX_SPAWN_RELATIVE_AFTER_CHDIR` (whether
+//! `posix_spawn` resolves a relative program path after its chdir file action, observed or
+//! read in its source).
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
 mod linux;

@@ -6,8 +6,8 @@ use std::io;
 use std::mem::MaybeUninit;
 use std::os::fd::RawFd;
 
-use super::ext;
 use crate::spawn::error::check_rc;
+use crate::sys::spawn_ext;
 
 /// File actions for one `posix_spawn` call.
 pub(super) struct FileActions(libc::posix_spawn_file_actions_t);
@@ -37,13 +37,13 @@ impl FileActions {
     }
 
     /// `addchdir`; the caller has checked that the platform has it.
-    pub(super) fn chdir(&mut self, f: ext::AddChdir, path: &CStr) -> io::Result<()> {
+    pub(super) fn chdir(&mut self, f: spawn_ext::AddPathFn, path: &CStr) -> io::Result<()> {
         // SAFETY: an initialised object and a NUL-terminated path (copied by the libc).
         check_rc(unsafe { f(&mut self.0, path.as_ptr()) })
     }
 
     /// `addfchdir`; `fd` is open here, so glibc's lack of an add-time check changes nothing.
-    pub(super) fn fchdir(&mut self, f: ext::AddFchdir, fd: RawFd) -> io::Result<()> {
+    pub(super) fn fchdir(&mut self, f: spawn_ext::AddFdFn, fd: RawFd) -> io::Result<()> {
         // SAFETY: an initialised object.
         check_rc(unsafe { f(&mut self.0, fd) })
     }

@@ -8,7 +8,6 @@
 
 mod actions;
 mod attr;
-mod ext;
 
 use std::ffi::{c_char, CString};
 use std::io;
@@ -22,19 +21,20 @@ use super::plan::{absolute_in, Prepared};
 use super::search::{Next, SearchState};
 use super::sigs;
 use super::strategy::Strategy;
+use crate::sys::spawn_ext;
 
 /// Why `posix_spawn` cannot express this request here, if it cannot.
 pub(super) fn cannot_express(p: &Prepared) -> Option<&'static str> {
-    if p.cwd_path.is_some() && ext::addchdir().is_none() {
+    if p.cwd_path.is_some() && spawn_ext::addchdir().is_none() {
         return Some("change directory (no posix_spawn_file_actions_addchdir in this libc)");
     }
-    if p.cwd_fd.is_some() && ext::addfchdir().is_none() {
+    if p.cwd_fd.is_some() && spawn_ext::addfchdir().is_none() {
         return Some("change directory by fd (no posix_spawn_file_actions_addfchdir in this libc)");
     }
     if p.cwd_fd.is_some() && !os::POSIX_SPAWN_RELATIVE_AFTER_CHDIR && p.relative_after_chdir() {
         return Some("resolve a relative program path after an fchdir");
     }
-    if p.setsid && os::SETSID_FLAG.is_none() {
+    if p.setsid && setsid_flag().is_none() {
         return Some("start a new session (no POSIX_SPAWN_SETSID)");
     }
     None
@@ -82,10 +82,10 @@ fn file_actions(p: &Prepared) -> io::Result<FileActions> {
     let mut fa = FileActions::new()?;
     let missing = || unsupported(Strategy::PosixSpawn, "change directory here");
     if let Some(path) = &p.cwd_path {
-        fa.chdir(ext::addchdir().ok_or_else(missing)?, path)?;
+        fa.chdir(spawn_ext::addchdir().ok_or_else(missing)?.func, path)?;
     }
     if let Some(fd) = p.cwd_fd {
-        fa.fchdir(ext::addfchdir().ok_or_else(missing)?, fd)?;
+        fa.fchdir(spawn_ext::addfchdir().ok_or_else(missing)?.func, fd)?;
     }
     let mut tmps = Vec::new();
     let mut sources = Vec::with_capacity(p.fds.moves.len());
@@ -126,11 +126,16 @@ fn attributes(p: &Prepared) -> io::Result<Attr> {
         flags |= libc::POSIX_SPAWN_SETPGROUP as libc::c_short;
     }
     if p.setsid {
-        flags |= os::SETSID_FLAG
+        flags |= setsid_flag()
             .ok_or_else(|| unsupported(Strategy::PosixSpawn, "start a new session"))?;
     }
     attr.set_flags(flags)?;
     Ok(attr)
+}
+
+/// `POSIX_SPAWN_SETSID`, if this target has it.
+fn setsid_flag() -> Option<libc::c_short> {
+    crate::sys::flags::by_name("POSIX_SPAWN_SETSID").map(|f| f.value)
 }
 
 /// Where `posix_spawn` would resolve a relative program before its chdir action: the

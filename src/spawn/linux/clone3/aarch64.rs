@@ -3,7 +3,8 @@
 use std::arch::asm;
 use std::ffi::c_void;
 
-use super::{CloneArgs, Entry};
+use super::Entry;
+use crate::sys::linux_kernel::CloneArgs;
 
 /// `clone3(args, size)`. Returns the child's pid or `-errno` in the parent. The child starts
 /// on the stack given in `args` with `x0` = 0 and the parent's other registers; it clears the

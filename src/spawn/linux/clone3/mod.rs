@@ -13,6 +13,7 @@ use super::vm_child::{self, child_main};
 use crate::spawn::child::wait_pid;
 use crate::spawn::plan::Prepared;
 use crate::spawn::sigs::BlockAll;
+use crate::sys::linux_kernel::{CloneArgs, CLONE_CLEAR_SIGHAND};
 
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
@@ -29,24 +30,9 @@ mod other_arch;
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 use other_arch::raw_clone3;
 
-/// The kernel's `struct clone_args`, up to `tls` (`CLONE_ARGS_SIZE_VER0`, 64 bytes).
-#[repr(C)]
-#[derive(Default)]
-pub(super) struct CloneArgs {
-    flags: u64,
-    pidfd: u64,
-    child_tid: u64,
-    parent_tid: u64,
-    exit_signal: u64,
-    stack: u64,
-    stack_size: u64,
-    tls: u64,
-}
-
 /// The child's entry as the trampolines call it.
 pub(super) type Entry = unsafe extern "C" fn(*mut c_void) -> !;
 
-const CLONE_CLEAR_SIGHAND: u64 = 0x1_0000_0000;
 const FLAGS: u64 = libc::CLONE_VM as u64 | libc::CLONE_VFORK as u64 | CLONE_CLEAR_SIGHAND;
 
 const UNKNOWN: u8 = 0;

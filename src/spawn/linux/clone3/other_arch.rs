@@ -3,7 +3,8 @@
 
 use std::ffi::c_void;
 
-use super::{CloneArgs, Entry};
+use super::Entry;
+use crate::sys::linux_kernel::CloneArgs;
 
 /// Always `-ENOSYS`.
 ///
