@@ -532,10 +532,7 @@ fn signal_mask_and_dispositions_seen_by_the_child(
         (libc::SIGTERM, set_handler(libc::SIGTERM, libc::SIG_IGN)),
         (
             libc::SIGINT,
-            set_handler(
-                libc::SIGINT,
-                do_nothing as *const () as libc::sighandler_t,
-            ),
+            set_handler(libc::SIGINT, do_nothing as *const () as libc::sighandler_t),
         ),
     ];
     let (mut c, report) = helper(strategy);
