@@ -28,7 +28,9 @@ if want rust; then
       || { log "rust-src for nightly"; rustup component add rust-src --toolchain nightly >/dev/null; }
   fi
 fi
-if want apt-base; then apt_install musl-tools debootstrap xz-utils; fi
+# gcc + libc6-dev (libc.a) build the static child helper in build.rs; musl-gcc builds it for the
+# musl target; binutils' objdump checks that no newer spawn symbol is linked hard (a sys test).
+if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils; fi
 if want apt-containers; then apt_install podman runc uidmap; fi
 if want apt-browser; then apt_install chromium chromium-driver; fi
 if want pip; then

@@ -183,3 +183,51 @@ fn true_program_exits_zero() {
     let status = Command::new(true_path().unwrap()).status().unwrap();
     assert_eq!(status.code(), Some(0));
 }
+
+/// What a spawn can change besides fds: a closed stdout (the report fd must not show up
+/// although it then takes number 1), a deleted cwd, umask, RLIMIT_NOFILE and the scheduler.
+#[cfg(target_os = "linux")]
+#[test]
+fn reports_closed_stdout_deleted_cwd_umask_rlimit_and_sched() {
+    let dir = tempfile::tempdir().unwrap();
+    let gone = dir.path().join("gone");
+    std::fs::create_dir(&gone).unwrap();
+    let gone_c = std::ffi::CString::new(gone.as_os_str().as_bytes()).unwrap();
+    let report = dir.path().join("report.json");
+    // SAFETY: sched_param is plain data; all zero is priority 0 (what SCHED_BATCH needs).
+    let param: libc::sched_param = unsafe { std::mem::zeroed() };
+    let mut cmd = Command::new(helper_path().unwrap());
+    cmd.arg("--report").arg(&report).current_dir(&gone);
+    // SAFETY: only async-signal-safe syscalls on data prepared before the fork.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: 64,
+                rlim_max: 64,
+            };
+            libc::umask(0o027);
+            if libc::rmdir(gone_c.as_ptr()) != 0
+                || libc::close(1) != 0
+                || libc::setrlimit(libc::RLIMIT_NOFILE, &limit) != 0
+                // The raw syscall: musl's sched_setscheduler always fails with ENOSYS.
+                || libc::syscall(libc::SYS_sched_setscheduler, 0, libc::SCHED_BATCH, &param) != 0
+            {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let status = cmd.status().unwrap();
+    assert!(status.success());
+    let s = ChildState::read(&report).unwrap();
+    assert_eq!(s.errors, Vec::<String>::new());
+    assert!(s.fd(1).is_none(), "{:?}", s.fds);
+    assert_eq!(
+        (s.cwd.as_deref(), s.cwd_errno.as_deref()),
+        (None, Some("ENOENT"))
+    );
+    assert_eq!(s.umask, 0o027);
+    assert_eq!(s.rlimit_nofile, [64, 64]);
+    let sched = s.sched.unwrap();
+    assert_eq!((sched.policy.as_str(), sched.priority), ("SCHED_BATCH", 0));
+}
