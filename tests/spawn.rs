@@ -588,3 +588,85 @@ fn directory_argv_and_environment_seen_by_the_child(
     assert_eq!(argv.len(), 5);
     assert_eq!(argv[3..], [b"--".to_vec(), b"a\xffb".to_vec()]);
 }
+
+#[rstest]
+fn command_and_child_can_move_between_threads_like_std() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Command>();
+    send_sync::<spawnmatrix::spawn::Child>();
+    send_sync::<Stdio>();
+}
+
+/// How a child-side step is made to fail.
+#[derive(Debug, Clone, Copy)]
+enum ChildFailure {
+    /// `setpgid` into a group that does not exist.
+    MissingGroup,
+    /// `setpgid` after `setsid` (a session leader cannot move).
+    GroupAfterSetsid,
+    /// A target fd beyond any fd limit.
+    HugeTarget,
+    /// The same, with a permutation that needs a temporary copy.
+    HugeTargetPermuted,
+    /// `chdir` to a regular file.
+    CwdIsFile,
+    /// `fchdir` to a regular file.
+    CwdFdIsFile,
+}
+
+#[apply(every_strategy)]
+fn child_side_failures_return_their_errno(
+    strategy: Strategy,
+    #[values(
+        ChildFailure::MissingGroup,
+        ChildFailure::GroupAfterSetsid,
+        ChildFailure::HugeTarget,
+        ChildFailure::HugeTargetPermuted,
+        ChildFailure::CwdIsFile,
+        ChildFailure::CwdFdIsFile
+    )]
+    failure: ChildFailure,
+) {
+    let _g = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let (regular, _) = file_with_ino(dir.path(), "regular");
+    let mut c = command("/bin/sh", strategy);
+    c.arg("-c").arg(format!("touch {}", marker.display()));
+    let errno = match failure {
+        ChildFailure::MissingGroup => {
+            c.process_group(0x3fff_fff0);
+            libc::EPERM
+        }
+        ChildFailure::GroupAfterSetsid => {
+            c.setsid(true).process_group(0);
+            libc::EPERM
+        }
+        ChildFailure::HugeTarget => {
+            c.fd(1 << 30, regular);
+            libc::EBADF
+        }
+        ChildFailure::HugeTargetPermuted => {
+            let n = regular.as_raw_fd();
+            c.fd(1 << 30, dup_inheritable(&regular)).fd(n + 1, regular);
+            let (other, _) = file_with_ino(dir.path(), "other");
+            c.fd(n, other);
+            libc::EBADF
+        }
+        ChildFailure::CwdIsFile => {
+            c.current_dir(dir.path().join("regular"));
+            libc::ENOTDIR
+        }
+        ChildFailure::CwdFdIsFile => {
+            c.current_dir_fd(regular);
+            libc::ENOTDIR
+        }
+    };
+    let Some(r) = spawn_or_refused(&mut c, strategy) else {
+        return;
+    };
+    let e = r.expect_err("the child-side step must fail");
+    assert_eq!(e.raw_os_error(), Some(errno), "{e}");
+    assert!(!marker.exists());
+    assert_no_children();
+}

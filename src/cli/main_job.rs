@@ -7,6 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use spawnmatrix::bench::{self, BenchOptions};
 use spawnmatrix::matrix::cases::CaseIndex;
 use spawnmatrix::matrix::docs::Docs;
 use spawnmatrix::matrix::load::{self, SourcedReport};
@@ -26,6 +27,10 @@ pub struct Args {
     /// Leave out the documented claims.
     #[arg(long)]
     no_docs: bool,
+    /// Also measure spawn cost at these parent sizes (`0,256M`; see `spawnmatrix bench`), so
+    /// this machine's column gets perf rows.
+    #[arg(long, value_name = "SIZES")]
+    bench: Option<String>,
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -34,7 +39,15 @@ pub fn run(args: Args) -> CliResult {
         image: None,
         host: None,
     });
-    let live = super::probe::build_report(provenance, true)?;
+    let mut live = super::probe::build_report(provenance, true)?;
+    if let Some(sizes) = &args.bench {
+        let options = BenchOptions {
+            sizes: bench::parse_sizes(sizes)?,
+            progress: true,
+            ..BenchOptions::default()
+        };
+        live.perf = Some(bench::run(&options)?);
+    }
     let live_json = serde_json::to_string_pretty(&live)? + "\n";
     let mut reports = load::read_report_dir(&args.targets.join("reports"))?;
     let stored = reports.len();

@@ -423,6 +423,10 @@ pub struct ChildChecks {
     /// The open fds must be exactly these.
     #[serde(default)]
     pub fds_exact: Option<Vec<i32>>,
+    /// Descriptors whose presence and close-on-exec flag are recorded as facts, not checked
+    /// (where implementations legitimately differ).
+    #[serde(default)]
+    pub record_fds: Vec<i32>,
     /// The environment, exactly and in order.
     #[serde(default)]
     pub env: Option<Vec<Arg>>,

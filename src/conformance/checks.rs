@@ -92,6 +92,15 @@ pub fn child(checks: &ChildChecks, state: &ChildState, ctx: &Ctx) -> Findings {
     for check in &checks.fds {
         fd_check(&mut f, check, state, vars);
     }
+    for n in &checks.record_fds {
+        let seen = state.fd(*n).map(|info| info.cloexec);
+        let value = match seen {
+            None => json!("closed"),
+            Some(true) => json!("open, close-on-exec"),
+            Some(false) => json!("open"),
+        };
+        f.facts.insert(format!("fd {n}"), value);
+    }
     if let Some(want) = &checks.fds_exact {
         let seen: Vec<i32> = state.fds.iter().map(|d| d.fd).collect();
         let ok = &seen == want;
@@ -374,3 +383,6 @@ fn read_pipe(fd: RawFd, close_peer: &mut impl FnMut(RawFd)) -> Result<String, St
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

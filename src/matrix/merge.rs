@@ -198,13 +198,22 @@ fn base_label(p: &Platform, family: Option<&Family>) -> String {
     }
 }
 
-/// Makes labels unique: first by adding the arch, then a counter.
+/// Makes labels unique: a link or doc column that shares its label with another column says
+/// its evidence, then the arch is added, then a counter.
 fn unique_labels(columns: &mut [Column]) {
     let count = |cols: &[Column], label: &str| cols.iter().filter(|c| c.label == label).count();
-    for i in 0..columns.len() {
-        if count(columns, &columns[i].label) > 1 {
-            let arch = columns[i].platform.arch.clone();
-            columns[i].label.push_str(&format!(" {arch}"));
+    let qualifiers: [fn(&Column) -> Option<String>; 2] = [
+        |c| (c.evidence != Evidence::Run).then(|| c.evidence.name().to_string()),
+        |c| Some(c.platform.arch.clone()),
+    ];
+    for qualify in qualifiers {
+        let clashing: Vec<usize> = (0..columns.len())
+            .filter(|&i| count(columns, &columns[i].label) > 1)
+            .collect();
+        for i in clashing {
+            if let Some(q) = qualify(&columns[i]) {
+                columns[i].label = format!("{} ({q})", columns[i].label);
+            }
         }
     }
     for i in 0..columns.len() {

@@ -5,7 +5,7 @@
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 
-use super::child::reap_failed;
+use super::child::{abandon, reap_failed};
 use super::error::{check, last};
 use super::exec_child;
 use super::os::pipe_cloexec;
@@ -34,18 +34,15 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
         }
     }
     let fork_error = (pid == -1).then(last);
-    block.restore()?;
+    let restored = block.restore();
     if let Some(e) = fork_error {
         return Err(e);
     }
     drop(write_end);
-    match read_errno(read_end) {
-        Ok(None) => Ok(pid),
-        Ok(Some(errno)) => Err(reap_failed(pid, errno)),
-        Err(e) => {
-            let _ = reap_failed(pid, 0);
-            Err(e)
-        }
+    match (read_errno(read_end), restored) {
+        (Ok(None), Ok(())) => Ok(pid),
+        (Ok(Some(errno)), _) => Err(reap_failed(pid, errno)),
+        (Err(e), _) | (Ok(None), Err(e)) => Err(abandon(pid, e)),
     }
 }
 

@@ -41,6 +41,16 @@ pub fn expressible(case: &Case) -> Result<(), String> {
             ));
         }
     }
+    let uncatchable = ["SIGKILL", "SIGSTOP"];
+    if let Some(attrs) = &case.attrs {
+        if attrs
+            .sigdefault
+            .iter()
+            .any(|s| uncatchable.contains(&s.as_str()))
+        {
+            return Err("the shared spawn rejects SIGKILL and SIGSTOP in reset_signals".into());
+        }
+    }
     let actions = case.actions.as_deref().unwrap_or_default();
     let dirs = actions
         .iter()

@@ -15,7 +15,12 @@ pub use sched::set_sched;
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "linux")]
-pub use linux::SCHED_POLICIES;
+pub use linux::{open_fds, SCHED_POLICIES};
+
+// The portable scan; Linux falls back to it when /proc is not mounted.
+mod fd_scan;
+#[cfg(not(target_os = "linux"))]
+pub use fd_scan::open_fds;
 
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 mod linux_gnu;

@@ -165,3 +165,17 @@ fn rows_are_grouped_in_table_order() {
         ]
     );
 }
+
+#[test]
+fn a_link_column_with_a_doc_columns_label_says_link_and_doc() {
+    let m = merge(
+        &[sourced("l.json", report("glibc", "2.29", "link"))],
+        &glibc_docs(),
+    )
+    .unwrap();
+    let labels: Vec<&str> = m.columns.iter().map(|c| c.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        ["glibc 2.29 (link)", "glibc 2.28", "glibc 2.29 (doc)"]
+    );
+}

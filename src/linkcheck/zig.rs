@@ -1,0 +1,125 @@
+//! Finding zig and running `zig cc` for one target.
+//!
+//! zig is a cross C compiler that carries sysroots for many libcs and versions. It is found as
+//! `$SPAWNMATRIX_ZIG` (a command line, split on spaces), else `zig` on PATH, else
+//! `python3 -m ziglang` (the PyPI package `ziglang`, which ci/setup.sh installs).
+
+use std::ffi::OsString;
+use std::io;
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use super::sysroot::Sysroot;
+
+/// zig could not be found: every link column is skipped, and the message says why.
+#[derive(Debug, thiserror::Error)]
+#[error("zig not found (tried {tried}); install it with `python3 -m pip install ziglang` (ci/setup.sh does) or set SPAWNMATRIX_ZIG")]
+pub struct ZigMissing {
+    pub tried: String,
+}
+
+/// A way to run zig, with its version.
+#[derive(Debug, Clone)]
+pub struct Zig {
+    command: Vec<OsString>,
+    pub version: String,
+}
+
+/// How a probe is linked. Executables are the normal case; a sysroot whose C runtime cannot
+/// link even an empty program (zig's FreeBSD 13 startup code needs `__libc_start1`, which only
+/// FreeBSD 14's stubs have) is checked as a shared library with `-z defs`, which still makes
+/// every undefined symbol an error but needs no startup code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LinkMode {
+    Executable,
+    SharedLibrary,
+}
+
+/// What one zig invocation did.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub success: bool,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Zig {
+    /// The first working zig among `$SPAWNMATRIX_ZIG`, `zig`, `python3 -m ziglang`.
+    pub fn find() -> Result<Zig, ZigMissing> {
+        let mut candidates: Vec<Vec<OsString>> = Vec::new();
+        if let Ok(cmd) = std::env::var("SPAWNMATRIX_ZIG") {
+            candidates.push(cmd.split_whitespace().map(OsString::from).collect());
+        }
+        candidates.push(vec!["zig".into()]);
+        candidates.push(vec!["python3".into(), "-m".into(), "ziglang".into()]);
+        let mut tried = Vec::new();
+        for command in candidates.into_iter().filter(|c| !c.is_empty()) {
+            tried.push(
+                command
+                    .iter()
+                    .map(|a| a.to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+            let out = Command::new(&command[0])
+                .args(&command[1..])
+                .arg("version")
+                .stdin(Stdio::null())
+                .output();
+            if let Ok(out) = out {
+                let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+                if out.status.success() && !version.is_empty() {
+                    return Ok(Zig { command, version });
+                }
+            }
+        }
+        Err(ZigMissing {
+            tried: tried.join(", "),
+        })
+    }
+
+    /// Compiles and links `source` for `sysroot` in `dir`; the output goes next to it.
+    pub fn link(
+        &self,
+        sysroot: &Sysroot,
+        mode: LinkMode,
+        source: &str,
+        dir: &Path,
+    ) -> io::Result<Outcome> {
+        let src = dir.join("probe.c");
+        std::fs::write(&src, source)?;
+        let mut args: Vec<OsString> = Vec::new();
+        match mode {
+            LinkMode::Executable => {}
+            LinkMode::SharedLibrary => {
+                args.extend(["-shared", "-fPIC", "-Wl,-z,defs"].map(OsString::from))
+            }
+        }
+        args.push(src.into_os_string());
+        args.push("-o".into());
+        args.push(dir.join("probe.out").into_os_string());
+        self.cc(sysroot, &args)
+    }
+
+    /// Runs the preprocessor only on `source`; stdout holds the result.
+    pub fn preprocess(&self, sysroot: &Sysroot, source: &str, dir: &Path) -> io::Result<Outcome> {
+        let src = dir.join("value.c");
+        std::fs::write(&src, source)?;
+        self.cc(sysroot, &["-E".into(), src.into_os_string()])
+    }
+
+    fn cc(&self, sysroot: &Sysroot, args: &[OsString]) -> io::Result<Outcome> {
+        let out = Command::new(&self.command[0])
+            .args(&self.command[1..])
+            .args(["cc", "-target", &sysroot.target])
+            .args(sysroot.extra_flags())
+            .args(args)
+            .stdin(Stdio::null())
+            .output()?;
+        Ok(Outcome {
+            success: out.status.success(),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        })
+    }
+}

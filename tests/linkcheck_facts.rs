@@ -1,0 +1,108 @@
+//! Link evidence against facts checked by hand with zig 0.17 (see the machine notes): each row
+//! links one probe against one sysroot and compares what linkcheck says.
+//!
+//! Needs zig (`ci/setup.sh` installs the PyPI package). Without it the test fails, unless
+//! SPAWNMATRIX_SKIP_ZIG=1 says to skip on purpose, which it then prints.
+
+use rstest::rstest;
+use spawnmatrix::linkcheck::{self, probes, Sysroot, Zig};
+
+fn zig() -> Option<Zig> {
+    if std::env::var_os("SPAWNMATRIX_SKIP_ZIG").is_some_and(|v| v == "1") {
+        eprintln!("SKIPPED: SPAWNMATRIX_SKIP_ZIG=1");
+        return None;
+    }
+    Some(Zig::find().unwrap_or_else(|e| panic!("{e} (or set SPAWNMATRIX_SKIP_ZIG=1)")))
+}
+
+#[rstest]
+#[case(
+    "x86_64-linux-gnu.2.28",
+    "posix_spawn_file_actions_addchdir_np",
+    false,
+    "declared but not linkable"
+)]
+#[case(
+    "x86_64-linux-gnu.2.29",
+    "posix_spawn_file_actions_addchdir_np",
+    true,
+    "links"
+)]
+#[case(
+    "x86_64-linux-gnu.2.44",
+    "posix_spawn_file_actions_addchdir",
+    true,
+    "header redirect"
+)]
+#[case(
+    "x86_64-macos.10.14",
+    "posix_spawn_file_actions_addchdir_np",
+    false,
+    "only available on macOS 10.15"
+)]
+#[case(
+    "x86_64-macos.10.15",
+    "posix_spawn_file_actions_addchdir_np",
+    true,
+    "links"
+)]
+#[case(
+    "x86_64-freebsd.13.1",
+    "posix_spawn_file_actions_addchdir_np",
+    false,
+    "declared but not linkable"
+)]
+#[case(
+    "x86_64-freebsd.14.0",
+    "posix_spawn_file_actions_addchdir_np",
+    true,
+    "links"
+)]
+#[case(
+    "x86_64-netbsd.10.1",
+    "posix_spawn_file_actions_addchdir_np",
+    false,
+    "not declared"
+)]
+#[case(
+    "x86_64-linux-musl",
+    "posix_spawn_file_actions_addchdir_np",
+    true,
+    "links"
+)]
+#[case("x86_64-linux-musl", "POSIX_SPAWN_SETSID", true, "defined as 128")]
+fn link_evidence_matches_known_facts(
+    #[case] target: &str,
+    #[case] name: &str,
+    #[case] available: bool,
+    #[case] note: &str,
+) {
+    let Some(zig) = zig() else { return };
+    let sysroot = Sysroot::parse(target).unwrap();
+    let probe = probes::ALL.iter().find(|p| p.name == name).unwrap();
+    let setup = linkcheck::setup(&zig, &sysroot).unwrap();
+    let cap = linkcheck::check(&zig, &sysroot, &setup, probe).unwrap();
+    assert_eq!(cap.available, available, "{target} {name}: {cap:?}");
+    assert_eq!(cap.how, "link");
+    let text = cap.note.unwrap_or_default();
+    assert!(
+        text.contains(note),
+        "{target} {name}: note {text:?} lacks {note:?}"
+    );
+}
+
+#[test]
+fn flags_of_an_older_glibc_are_undetermined() {
+    let Some(zig) = zig() else { return };
+    let sysroot = Sysroot::parse("x86_64-linux-gnu.2.17").unwrap();
+    let probe = probes::ALL
+        .iter()
+        .find(|p| p.name == "POSIX_SPAWN_SETSID")
+        .unwrap();
+    let setup = linkcheck::setup(&zig, &sysroot).unwrap();
+    let r = linkcheck::check(&zig, &sysroot, &setup, probe);
+    assert!(
+        matches!(r, Err(linkcheck::Unread::Undetermined(_))),
+        "{r:?}"
+    );
+}
