@@ -37,8 +37,13 @@ pub fn in_forked_process(variant: &Variant, body: impl FnOnce() -> Result<Run, S
     if unsafe { libc::pipe(ends.as_mut_ptr()) } != 0 {
         return failed(format!("pipe: {}", std::io::Error::last_os_error()));
     }
-    let (read_end, write_end) =
-        unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
+    // SAFETY: both fds were just created and are owned from here on; close-on-exec so the
+    // forked runner's own children do not inherit them (the runner is single-threaded).
+    let (read_end, write_end) = unsafe {
+        libc::fcntl(ends[0], libc::F_SETFD, libc::FD_CLOEXEC);
+        libc::fcntl(ends[1], libc::F_SETFD, libc::FD_CLOEXEC);
+        (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1]))
+    };
     // SAFETY: the runner is single-threaded here, so the forked copy may use the allocator.
     let pid = unsafe { libc::fork() };
     if pid < 0 {
@@ -46,7 +51,10 @@ pub fn in_forked_process(variant: &Variant, body: impl FnOnce() -> Result<Run, S
     }
     if pid == 0 {
         drop(read_end);
-        let run = body().unwrap_or_else(failed);
+        // A panic must not unwind into the runner's own code in this copy.
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(body))
+            .unwrap_or_else(|_| Err("the forked runner panicked".into()))
+            .unwrap_or_else(failed);
         let bytes = serde_json::to_vec(&run).unwrap_or_default();
         let mut out = std::fs::File::from(write_end);
         let code = if out.write_all(&bytes).is_ok() { 0 } else { 1 };
