@@ -236,3 +236,104 @@ pub fn signal_flood(
     }
     run
 }
+
+/// `posix_spawnattr_*` defaults and set/get round trips, on the raw libc (no spawn): the
+/// defaults, each setter's value read back, and what `setflags` says to every bit set.
+pub fn attr_roundtrip(variant: &Variant) -> Run {
+    let mut f = Findings::default();
+    let mut ok = |name: &str, holds: bool| {
+        f.facts.insert(name.to_string(), json!(holds));
+        if !holds {
+            f.failures.push(format!("{name} does not hold"));
+        }
+    };
+    // SAFETY: the attribute object is initialised before use and destroyed once; every
+    // out-parameter is a local.
+    let all_bits = unsafe {
+        let mut attr: libc::posix_spawnattr_t = std::mem::zeroed();
+        if libc::posix_spawnattr_init(&mut attr) != 0 {
+            ok("posix_spawnattr_init returns 0", false);
+            return fold_findings(variant, f);
+        }
+        let mut flags: libc::c_short = -1;
+        let mut pgroup: libc::pid_t = -1;
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        ok(
+            "default flags are 0",
+            libc::posix_spawnattr_getflags(&attr, &mut flags) == 0 && flags == 0,
+        );
+        ok(
+            "default pgroup is 0",
+            libc::posix_spawnattr_getpgroup(&attr, &mut pgroup) == 0 && pgroup == 0,
+        );
+        ok(
+            "default sigdefault is empty",
+            libc::posix_spawnattr_getsigdefault(&attr, &mut set) == 0
+                && (1..32).all(|s| libc::sigismember(&set, s) == 0),
+        );
+        let want = (libc::POSIX_SPAWN_SETPGROUP | libc::POSIX_SPAWN_SETSIGMASK) as libc::c_short;
+        ok(
+            "setflags then getflags",
+            libc::posix_spawnattr_setflags(&mut attr, want) == 0
+                && libc::posix_spawnattr_getflags(&attr, &mut flags) == 0
+                && flags == want,
+        );
+        ok(
+            "setpgroup then getpgroup",
+            libc::posix_spawnattr_setpgroup(&mut attr, 4321) == 0
+                && libc::posix_spawnattr_getpgroup(&attr, &mut pgroup) == 0
+                && pgroup == 4321,
+        );
+        for (name, sig, setter, getter) in [
+            (
+                "setsigmask then getsigmask",
+                libc::SIGUSR2,
+                libc::posix_spawnattr_setsigmask as unsafe extern "C" fn(_, _) -> _,
+                libc::posix_spawnattr_getsigmask as unsafe extern "C" fn(_, _) -> _,
+            ),
+            (
+                "setsigdefault then getsigdefault",
+                libc::SIGUSR1,
+                libc::posix_spawnattr_setsigdefault,
+                libc::posix_spawnattr_getsigdefault,
+            ),
+        ] {
+            let mut given: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut given);
+            libc::sigaddset(&mut given, sig);
+            libc::sigemptyset(&mut set);
+            ok(
+                name,
+                setter(&mut attr, &given) == 0
+                    && getter(&attr, &mut set) == 0
+                    && libc::sigismember(&set, sig) == 1,
+            );
+        }
+        let rc = libc::posix_spawnattr_setflags(&mut attr, -1);
+        libc::posix_spawnattr_destroy(&mut attr);
+        rc
+    };
+    let answer = if all_bits == 0 {
+        "0".to_string()
+    } else {
+        crate::errno::name(all_bits)
+    };
+    f.facts.insert("setflags(every bit)".into(), json!(answer));
+    fold_findings(variant, f)
+}
+
+fn fold_findings(variant: &Variant, f: Findings) -> Run {
+    let outcome = if f.failures.is_empty() {
+        Outcome::Ok
+    } else {
+        Outcome::Skipped("roundtrip-failed".into())
+    };
+    Run {
+        variant: variant.label(),
+        outcome: outcome.to_string(),
+        facts: f.facts,
+        failures: f.failures,
+        notes: Vec::new(),
+    }
+}
