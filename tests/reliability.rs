@@ -6,6 +6,9 @@
 
 #[path = "reliability/faults.rs"]
 mod faults;
+#[cfg(target_os = "linux")]
+#[path = "reliability/lifecycle.rs"]
+mod lifecycle;
 #[path = "reliability/load.rs"]
 mod load;
 #[cfg(target_os = "linux")]

@@ -3,7 +3,7 @@
 use std::process::Command;
 
 /// Set in the re-executed copy to the name of the test whose body it runs.
-const MARKER: &str = "SPAWNMATRIX_RELIABILITY_SUBPROCESS";
+const MARKER: &str = "SPAWNMATRIX_TEST_SUBPROCESS";
 
 /// Runs `body` in a fresh process: this test binary again, filtered to `test` (its full
 /// name, `module::function`). In that process `body` runs directly; here the call succeeds
