@@ -670,3 +670,40 @@ fn child_side_failures_return_their_errno(
     assert!(!marker.exists());
     assert_no_children();
 }
+
+#[rstest]
+fn auto_takes_the_fastest_strategy_available_here() {
+    let _g = serial();
+    let available = Strategy::available();
+    assert_eq!(available.first(), Some(&Strategy::Auto));
+    assert!(available.contains(&Strategy::PosixSpawn));
+    assert!(available.contains(&Strategy::Fork));
+    assert!(!available.contains(&Strategy::Vfork));
+    let mut child = Command::new("/bin/true").spawn().unwrap();
+    assert!(child.wait().unwrap().success());
+    let want = if cfg!(target_os = "linux") {
+        assert!(available.contains(&Strategy::CloneVfork));
+        if available.contains(&Strategy::Clone3) {
+            Strategy::Clone3
+        } else {
+            Strategy::CloneVfork
+        }
+    } else {
+        Strategy::PosixSpawn
+    };
+    assert_eq!(child.strategy(), want);
+}
+
+#[apply(every_strategy)]
+fn environment_changes_apply_to_the_parents_environment(strategy: Strategy) {
+    let _g = serial();
+    let (mut c, report) = helper(strategy);
+    c.env_remove("HOME").env("SPAWNMATRIX_ADDED", "yes");
+    let Some(state) = observe((&mut c, report), strategy) else {
+        return;
+    };
+    assert_eq!(state.env_var("HOME"), None);
+    assert_eq!(state.env_var("SPAWNMATRIX_ADDED"), Some("yes"));
+    let path = std::env::var("PATH").ok();
+    assert_eq!(state.env_var("PATH"), path.as_deref());
+}
