@@ -4,6 +4,8 @@
 //! Cases that change process-wide state (rlimits, the process group, signal handlers) run in a
 //! re-executed copy of this test binary (see `subprocess`), so parallel tests are undisturbed.
 
+#[path = "reliability/canary.rs"]
+mod canary;
 #[path = "reliability/faults.rs"]
 mod faults;
 #[cfg(target_os = "linux")]

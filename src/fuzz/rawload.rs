@@ -11,7 +11,8 @@ use super::load::{Ended, Pipes, Running, Spawner};
 /// Starts the program through the libc's `posix_spawn`, stdin and stdout from the pipes.
 pub struct RawPosixSpawn;
 
-struct RawChild(libc::pid_t);
+/// A child started by pid, waited for with `waitpid`.
+pub struct RawChild(pub libc::pid_t);
 
 impl Running for RawChild {
     fn pid(&self) -> u32 {

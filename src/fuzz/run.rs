@@ -182,11 +182,14 @@ pub fn fuzz(
             .map_err(|r| io::Error::other(format!("generator rejected a sequence: {r}")))?;
         let seq = proptest::strategy::ValueTree::current(&tree);
         let comparison = runner.compare(&seq)?;
-        for (_, got) in &comparison.others {
+        for (subject, got) in &comparison.others {
+            let counts = summary.per_subject.entry(subject.clone()).or_default();
             if got.is_unsupported() {
                 summary.unsupported += 1;
+                counts.1 += 1;
             } else {
                 summary.compared += 1;
+                counts.0 += 1;
             }
         }
         let found = comparison.divergences(&seq);

@@ -24,6 +24,8 @@ pub struct Summary {
     /// Outcomes compared (subject runs that were not `unsupported`).
     pub compared: usize,
     pub unsupported: usize,
+    /// Per subject: runs compared, runs `unsupported` (the sequence was not expressible there).
+    pub per_subject: std::collections::BTreeMap<String, (usize, usize)>,
     /// Divergences explained by a documented difference, by rule id, with one example each.
     pub explained: Vec<(Known, usize, Finding)>,
     /// Divergences no rule explains: bugs in a libc, the shared implementation or the
@@ -58,6 +60,12 @@ impl fmt::Display for Summary {
             "fuzz: seed {} ({} sequences): {} subject runs compared with the reference, {} unsupported",
             self.seed, self.sequences, self.compared, self.unsupported
         )?;
+        for (subject, (compared, unsupported)) in &self.per_subject {
+            writeln!(
+                f,
+                "  {subject}: {compared} compared, {unsupported} unsupported"
+            )?;
+        }
         for (known, n, example) in &self.explained {
             writeln!(
                 f,
