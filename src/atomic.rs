@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
-use tempfile::NamedTempFile;
+use tempfile::{NamedTempFile, TempPath};
 
 /// Writes `bytes` to `path` through a temporary file in the same directory, then renames it
 /// over `path`. A failure at any step leaves the previous contents in place.
@@ -26,27 +26,61 @@ pub fn write_with_mode(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
 }
 
 /// Writes several files so that either all of them are replaced or none is: every file is
-/// first written to a temporary sibling, and the renames happen only once all writes worked.
+/// first written to a temporary sibling, each existing target is kept under a temporary
+/// hard link, and only then are the files renamed into place. When a rename fails, the ones
+/// already done are undone from the kept links.
 pub fn write_all(files: &[(&Path, &[u8])]) -> io::Result<()> {
     let mut staged = Vec::with_capacity(files.len());
     for (path, bytes) in files {
-        staged.push((stage(path, bytes, None)?, *path));
+        staged.push((stage(path, bytes, None)?, *path, keep_old(path)?));
     }
-    for (tmp, path) in staged {
-        tmp.persist(path).map_err(|e| e.error)?;
+    let mut done: Vec<(&Path, Option<TempPath>)> = Vec::with_capacity(staged.len());
+    for (tmp, path, old) in staged {
+        if let Err(e) = tmp.persist(path) {
+            for (path, old) in done.into_iter().rev() {
+                // Best effort: the error below is what the caller needs to see.
+                let _ = match old {
+                    Some(old) => old.persist(path).map_err(|e| e.error),
+                    None => std::fs::remove_file(path),
+                };
+            }
+            return Err(e.error);
+        }
+        done.push((path, old));
     }
     Ok(())
 }
 
-/// A synced temporary sibling of `path` holding `bytes`, ready to be renamed over it.
-fn stage(path: &Path, bytes: &[u8], mode: Option<u32>) -> io::Result<NamedTempFile> {
-    let dir = match path.parent() {
+/// A temporary hard link to (or, where links fail, copy of) the current `path`; none when it
+/// does not exist yet. Removed on drop unless it is renamed back. A directory in the way is
+/// an error here, before anything was renamed.
+fn keep_old(path: &Path) -> io::Result<Option<TempPath>> {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(None);
+    };
+    if meta.is_dir() {
+        return Err(io::Error::from_raw_os_error(libc::EISDIR));
+    }
+    let mut keep = tempfile::Builder::new();
+    keep.prefix(".spawnmatrix-old-");
+    let link = keep
+        .make_in(parent(path), |tmp| std::fs::hard_link(path, tmp))
+        .or_else(|_| keep.make_in(parent(path), |tmp| std::fs::copy(path, tmp).map(drop)))?;
+    Ok(Some(link.into_temp_path()))
+}
+
+fn parent(path: &Path) -> &Path {
+    match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
-    };
+    }
+}
+
+/// A synced temporary sibling of `path` holding `bytes`, ready to be renamed over it.
+fn stage(path: &Path, bytes: &[u8], mode: Option<u32>) -> io::Result<NamedTempFile> {
     let mut tmp = tempfile::Builder::new()
         .prefix(".spawnmatrix-")
-        .tempfile_in(dir)?;
+        .tempfile_in(parent(path))?;
     tmp.write_all(bytes)?;
     if let Some(mode) = mode {
         // fchmod, so the umask does not apply.

@@ -588,3 +588,209 @@ fn directory_argv_and_environment_seen_by_the_child(
     assert_eq!(argv.len(), 5);
     assert_eq!(argv[3..], [b"--".to_vec(), b"a\xffb".to_vec()]);
 }
+
+#[rstest]
+fn command_and_child_can_move_between_threads_like_std() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Command>();
+    send_sync::<spawnmatrix::spawn::Child>();
+    send_sync::<Stdio>();
+}
+
+/// How a child-side step is made to fail.
+#[derive(Debug, Clone, Copy)]
+enum ChildFailure {
+    /// `setpgid` into a group that does not exist.
+    MissingGroup,
+    /// `setpgid` after `setsid` (a session leader cannot move).
+    GroupAfterSetsid,
+    /// A target fd beyond any fd limit.
+    HugeTarget,
+    /// The same, with a permutation that needs a temporary copy.
+    HugeTargetPermuted,
+    /// `chdir` to a regular file.
+    CwdIsFile,
+    /// `fchdir` to a regular file.
+    CwdFdIsFile,
+}
+
+#[apply(every_strategy)]
+fn child_side_failures_return_their_errno(
+    strategy: Strategy,
+    #[values(
+        ChildFailure::MissingGroup,
+        ChildFailure::GroupAfterSetsid,
+        ChildFailure::HugeTarget,
+        ChildFailure::HugeTargetPermuted,
+        ChildFailure::CwdIsFile,
+        ChildFailure::CwdFdIsFile
+    )]
+    failure: ChildFailure,
+) {
+    let _g = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let (regular, _) = file_with_ino(dir.path(), "regular");
+    let mut c = command("/bin/sh", strategy);
+    c.arg("-c").arg(format!("touch {}", marker.display()));
+    let errno = match failure {
+        ChildFailure::MissingGroup => {
+            c.process_group(0x3fff_fff0);
+            libc::EPERM
+        }
+        ChildFailure::GroupAfterSetsid => {
+            c.setsid(true).process_group(0);
+            libc::EPERM
+        }
+        ChildFailure::HugeTarget => {
+            c.fd(1 << 30, regular);
+            libc::EBADF
+        }
+        ChildFailure::HugeTargetPermuted => {
+            let n = regular.as_raw_fd();
+            c.fd(1 << 30, dup_inheritable(&regular)).fd(n + 1, regular);
+            let (other, _) = file_with_ino(dir.path(), "other");
+            c.fd(n, other);
+            libc::EBADF
+        }
+        ChildFailure::CwdIsFile => {
+            c.current_dir(dir.path().join("regular"));
+            libc::ENOTDIR
+        }
+        ChildFailure::CwdFdIsFile => {
+            c.current_dir_fd(regular);
+            libc::ENOTDIR
+        }
+    };
+    let Some(r) = spawn_or_refused(&mut c, strategy) else {
+        return;
+    };
+    let e = r.expect_err("the child-side step must fail");
+    assert_eq!(e.raw_os_error(), Some(errno), "{e}");
+    assert!(!marker.exists());
+    assert_no_children();
+}
+
+#[rstest]
+fn auto_takes_the_fastest_strategy_available_here() {
+    let _g = serial();
+    let available = Strategy::available();
+    assert_eq!(available.first(), Some(&Strategy::Auto));
+    assert!(available.contains(&Strategy::PosixSpawn));
+    assert!(available.contains(&Strategy::Fork));
+    assert!(!available.contains(&Strategy::Vfork));
+    let mut child = Command::new("/bin/true").spawn().unwrap();
+    assert!(child.wait().unwrap().success());
+    let want = if cfg!(target_os = "linux") {
+        assert!(available.contains(&Strategy::CloneVfork));
+        if available.contains(&Strategy::Clone3) {
+            Strategy::Clone3
+        } else {
+            Strategy::CloneVfork
+        }
+    } else {
+        Strategy::PosixSpawn
+    };
+    assert_eq!(child.strategy(), want);
+}
+
+#[apply(every_strategy)]
+fn environment_changes_apply_to_the_parents_environment(strategy: Strategy) {
+    let _g = serial();
+    let (mut c, report) = helper(strategy);
+    c.env_remove("HOME").env("SPAWNMATRIX_ADDED", "yes");
+    let Some(state) = observe((&mut c, report), strategy) else {
+        return;
+    };
+    assert_eq!(state.env_var("HOME"), None);
+    assert_eq!(state.env_var("SPAWNMATRIX_ADDED"), Some("yes"));
+    let path = std::env::var("PATH").ok();
+    assert_eq!(state.env_var("PATH"), path.as_deref());
+}
+
+/// Set in the copy of this test binary that runs under a seccomp filter refusing clone3.
+#[cfg(target_os = "linux")]
+const IN_SECCOMP: &str = "SPAWNMATRIX_TEST_CLONE3_REFUSED";
+
+/// Makes every later `clone3` from this thread fail with `ENOSYS`, as old kernels and
+/// container runtimes' seccomp profiles do.
+#[cfg(target_os = "linux")]
+fn refuse_clone3_in_this_thread() {
+    let nr_offset = 0; // offsetof(struct seccomp_data, nr)
+    let mut filter = [
+        libc::sock_filter {
+            code: (libc::BPF_LD | libc::BPF_W | libc::BPF_ABS) as u16,
+            jt: 0,
+            jf: 0,
+            k: nr_offset,
+        },
+        libc::sock_filter {
+            code: (libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K) as u16,
+            jt: 0,
+            jf: 1,
+            k: libc::SYS_clone3 as u32,
+        },
+        libc::sock_filter {
+            code: (libc::BPF_RET | libc::BPF_K) as u16,
+            jt: 0,
+            jf: 0,
+            k: libc::SECCOMP_RET_ERRNO | libc::ENOSYS as u32,
+        },
+        libc::sock_filter {
+            code: (libc::BPF_RET | libc::BPF_K) as u16,
+            jt: 0,
+            jf: 0,
+            k: libc::SECCOMP_RET_ALLOW,
+        },
+    ];
+    let prog = libc::sock_fprog {
+        len: filter.len() as u16,
+        filter: filter.as_mut_ptr(),
+    };
+    // SAFETY: prctl with a valid filter program that outlives the call.
+    unsafe {
+        assert_eq!(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
+        assert_eq!(
+            libc::prctl(libc::PR_SET_SECCOMP, libc::SECCOMP_MODE_FILTER, &prog),
+            0,
+            "{}",
+            io::Error::last_os_error()
+        );
+    }
+}
+
+/// Under the filter: Auto's first clone3 is refused, it falls back to clone_vfork, and
+/// clone3 is then reported unavailable and refused when forced.
+#[cfg(target_os = "linux")]
+fn check_fallback_under_seccomp() {
+    refuse_clone3_in_this_thread();
+    let mut child = Command::new("/bin/true").spawn().unwrap();
+    assert_eq!(child.strategy(), Strategy::CloneVfork);
+    assert!(child.wait().unwrap().success());
+    assert!(!Strategy::Clone3.is_available());
+    let e = command("/bin/true", Strategy::Clone3).spawn().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::Unsupported, "{e}");
+    assert_no_children();
+}
+
+#[cfg(target_os = "linux")]
+#[rstest]
+fn auto_falls_back_to_clone_vfork_when_clone3_is_refused() {
+    if std::env::var_os(IN_SECCOMP).is_some() {
+        return check_fallback_under_seccomp();
+    }
+    let _g = serial();
+    let name = "auto_falls_back_to_clone_vfork_when_clone3_is_refused";
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--test-threads=1"])
+        .env(IN_SECCOMP, "1")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains("1 passed"),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -13,6 +13,8 @@
  * (2) do the --read-fd / --write-fd work (after the fd list, so offsets are as inherited);
  * (3) write the report to --report PATH (via PATH.tmp.<pid> and rename, so a reader never
  * sees half a report), else $SPAWNMATRIX_REPORT, else stdout; (4) sleep; (5) exit or raise.
+ * A relative PATH is taken from the helper's cwd, i.e. after any chdir the spawn did: pass an
+ * absolute one.
  *
  * --read-fd N reads to end of file, so a pipe's writer must close its end first; an fd that
  * fails to read is left out of "reads" and named in "errors". --write-fd N:TEXT writes TEXT

@@ -79,6 +79,19 @@ impl Default for BenchOptions {
     }
 }
 
+impl BenchOptions {
+    /// A short run for a probe that includes perf rows: parent sizes 0 and 256 MiB, 50
+    /// iterations after 5 warm-up spawns (seconds, not minutes, on a quiet machine).
+    pub fn quick() -> BenchOptions {
+        BenchOptions {
+            sizes: vec![0, 256 * MIB],
+            iterations: 50,
+            warmup: 5,
+            ..BenchOptions::default()
+        }
+    }
+}
+
 /// A finished run: the report rows and the context a reader needs to trust them.
 #[derive(Debug, Clone)]
 pub struct Measurement {

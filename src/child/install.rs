@@ -3,8 +3,8 @@
 //! Each program is written (atomically, mode 0755) to
 //! `<cache>/spawnmatrix/<name>-<content hash>/<name>`; an existing file there is reused, so
 //! concurrent test processes share one copy and a rebuilt helper never reuses a stale one.
-//! `<cache>` is `$XDG_CACHE_HOME`, else `$HOME/.cache`, else a per-user folder in the
-//! temporary directory.
+//! `<cache>` is `$XDG_CACHE_HOME`, else `$HOME/.cache`; if that cannot be written (or neither
+//! is set), a private per-user folder in the temporary directory.
 //!
 //! Known limit: while the very first install of a program is being written, a child forked
 //! by another thread holds the write fd until its exec; an exec of the new file in that
@@ -73,9 +73,26 @@ fn checked_override(var: &str, path: PathBuf) -> io::Result<PathBuf> {
     Ok(path)
 }
 
-/// Writes `program` to its cache path unless an identical copy is already there.
+/// Writes `program` to its cache path unless an identical copy is already there. A cache
+/// root that cannot be written (a read-only home in a container) falls back to the private
+/// temporary one; the error names every place tried.
 fn install(program: &Program) -> io::Result<PathBuf> {
-    let dir = cache_root()?
+    let mut failures = Vec::new();
+    for root in cache_roots() {
+        match root.and_then(|root| install_in(&root, program)) {
+            Ok(path) => return Ok(path),
+            Err(e) => failures.push(e.to_string()),
+        }
+    }
+    Err(io::Error::other(format!(
+        "cannot install {}: {}",
+        program.name,
+        failures.join("; ")
+    )))
+}
+
+fn install_in(root: &Path, program: &Program) -> io::Result<PathBuf> {
+    let dir = root
         .join("spawnmatrix")
         .join(format!("{}-{}", program.name, program.hash));
     let path = dir.join(program.name);
@@ -94,16 +111,20 @@ fn install(program: &Program) -> io::Result<PathBuf> {
     Ok(path)
 }
 
-/// `$XDG_CACHE_HOME`, `$HOME/.cache`, or `<tmp>/spawnmatrix-<uid>` (created 0700 and
-/// checked to be ours, since others can write to the temporary directory).
-fn cache_root() -> io::Result<PathBuf> {
+/// `$XDG_CACHE_HOME` or `$HOME/.cache` when set, then `<tmp>/spawnmatrix-<uid>`.
+fn cache_roots() -> Vec<io::Result<PathBuf>> {
     let non_empty = |v: Option<OsString>| v.filter(|v| !v.is_empty()).map(PathBuf::from);
-    if let Some(dir) = non_empty(std::env::var_os("XDG_CACHE_HOME")) {
-        return Ok(dir);
-    }
-    if let Some(home) = non_empty(std::env::var_os("HOME")) {
-        return Ok(home.join(".cache"));
-    }
+    let user = non_empty(std::env::var_os("XDG_CACHE_HOME"))
+        .or_else(|| non_empty(std::env::var_os("HOME")).map(|home| home.join(".cache")));
+    user.map(Ok)
+        .into_iter()
+        .chain([private_temp_dir()])
+        .collect()
+}
+
+/// `<tmp>/spawnmatrix-<uid>`, created 0700 and checked to be ours, since others can write to
+/// the temporary directory.
+fn private_temp_dir() -> io::Result<PathBuf> {
     // SAFETY: getuid has no preconditions and cannot fail.
     let uid = unsafe { libc::getuid() };
     let dir = std::env::temp_dir().join(format!("spawnmatrix-{uid}"));
@@ -124,4 +145,40 @@ fn cache_root() -> io::Result<PathBuf> {
 
 fn with_path(e: io::Error, doing: &str, path: &Path) -> io::Error {
     io::Error::new(e.kind(), format!("{doing} {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{install_in, Program};
+
+    const PROGRAM: Program = Program {
+        name: "prog",
+        bytes: b"#!/bin/sh\nexit 3\n",
+        hash: "0123",
+    };
+
+    #[test]
+    fn installs_once_executable_under_its_hash() {
+        use std::os::unix::fs::PermissionsExt;
+        let root = tempfile::tempdir().unwrap();
+        let path = install_in(root.path(), &PROGRAM).unwrap();
+        assert_eq!(path, root.path().join("spawnmatrix/prog-0123/prog"));
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o755);
+        // Not executed here: other test threads forking meanwhile could hold the write fd
+        // (the ETXTBSY window above); tests/child_helper.rs executes the real programs.
+        assert_eq!(std::fs::read(&path).unwrap(), PROGRAM.bytes);
+        let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+        assert_eq!(install_in(root.path(), &PROGRAM).unwrap(), path);
+        assert_eq!(
+            std::fs::metadata(&path).unwrap().modified().unwrap(),
+            modified
+        );
+    }
+
+    #[test]
+    fn an_unwritable_root_is_an_error_naming_it() {
+        let err = install_in(std::path::Path::new("/proc/spawnmatrix-no"), &PROGRAM).unwrap_err();
+        assert!(err.to_string().contains("/proc/spawnmatrix-no"), "{err}");
+    }
 }

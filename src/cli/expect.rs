@@ -63,7 +63,7 @@ pub fn run(args: Args) -> CliResult {
         );
     }
     let file = ExpectationFile {
-        libc: suite.libc.name.to_string(),
+        libc: suite.libc.name.clone(),
         version: suite.libc.version.clone(),
         observed_on: format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH),
         cases: entries,
@@ -86,7 +86,8 @@ pub fn run(args: Args) -> CliResult {
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir)?;
     }
-    spawnmatrix::atomic::write(&path, expectations::render(&file)?.as_bytes())?;
+    // A file of the source tree: readable by everyone, like the rest of the checkout.
+    spawnmatrix::atomic::write_with_mode(&path, expectations::render(&file)?.as_bytes(), 0o644)?;
     println!(
         "{}: {} cases, {} changed",
         path.display(),

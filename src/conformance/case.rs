@@ -391,6 +391,8 @@ pub enum Scenario {
     /// spawns `spawns` times; the runner's handler records any run in a process other than
     /// the runner.
     SignalFlood { signal: String, spawns: u32 },
+    /// No spawn: the raw attribute object's defaults and set/get round trips (libc only).
+    AttrRoundtrip,
 }
 
 /// What must happen.

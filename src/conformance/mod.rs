@@ -29,6 +29,7 @@ mod template;
 pub mod verdict;
 
 pub use load::{LoadError, LoadedCase};
+pub use names::signal_name;
 pub use runner::main_if_runner;
 
 use crate::report::CaseResult;

@@ -233,6 +233,7 @@ impl World {
                     *threads,
                     *spawns,
                 ),
+                Some(Scenario::AttrRoundtrip) => scenario::attr_roundtrip(variant),
                 Some(Scenario::SignalFlood { signal, spawns }) => scenario::signal_flood(
                     case,
                     variant,

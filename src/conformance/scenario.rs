@@ -37,8 +37,13 @@ pub fn in_forked_process(variant: &Variant, body: impl FnOnce() -> Result<Run, S
     if unsafe { libc::pipe(ends.as_mut_ptr()) } != 0 {
         return failed(format!("pipe: {}", std::io::Error::last_os_error()));
     }
-    let (read_end, write_end) =
-        unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
+    // SAFETY: both fds were just created and are owned from here on; close-on-exec so the
+    // forked runner's own children do not inherit them (the runner is single-threaded).
+    let (read_end, write_end) = unsafe {
+        libc::fcntl(ends[0], libc::F_SETFD, libc::FD_CLOEXEC);
+        libc::fcntl(ends[1], libc::F_SETFD, libc::FD_CLOEXEC);
+        (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1]))
+    };
     // SAFETY: the runner is single-threaded here, so the forked copy may use the allocator.
     let pid = unsafe { libc::fork() };
     if pid < 0 {
@@ -46,7 +51,10 @@ pub fn in_forked_process(variant: &Variant, body: impl FnOnce() -> Result<Run, S
     }
     if pid == 0 {
         drop(read_end);
-        let run = body().unwrap_or_else(failed);
+        // A panic must not unwind into the runner's own code in this copy.
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(body))
+            .unwrap_or_else(|_| Err("the forked runner panicked".into()))
+            .unwrap_or_else(failed);
         let bytes = serde_json::to_vec(&run).unwrap_or_default();
         let mut out = std::fs::File::from(write_end);
         let code = if out.write_all(&bytes).is_ok() { 0 } else { 1 };
@@ -227,4 +235,105 @@ pub fn signal_flood(
         ));
     }
     run
+}
+
+/// `posix_spawnattr_*` defaults and set/get round trips, on the raw libc (no spawn): the
+/// defaults, each setter's value read back, and what `setflags` says to every bit set.
+pub fn attr_roundtrip(variant: &Variant) -> Run {
+    let mut f = Findings::default();
+    let mut ok = |name: &str, holds: bool| {
+        f.facts.insert(name.to_string(), json!(holds));
+        if !holds {
+            f.failures.push(format!("{name} does not hold"));
+        }
+    };
+    // SAFETY: the attribute object is initialised before use and destroyed once; every
+    // out-parameter is a local.
+    let all_bits = unsafe {
+        let mut attr: libc::posix_spawnattr_t = std::mem::zeroed();
+        if libc::posix_spawnattr_init(&mut attr) != 0 {
+            ok("posix_spawnattr_init returns 0", false);
+            return fold_findings(variant, f);
+        }
+        let mut flags: libc::c_short = -1;
+        let mut pgroup: libc::pid_t = -1;
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        ok(
+            "default flags are 0",
+            libc::posix_spawnattr_getflags(&attr, &mut flags) == 0 && flags == 0,
+        );
+        ok(
+            "default pgroup is 0",
+            libc::posix_spawnattr_getpgroup(&attr, &mut pgroup) == 0 && pgroup == 0,
+        );
+        ok(
+            "default sigdefault is empty",
+            libc::posix_spawnattr_getsigdefault(&attr, &mut set) == 0
+                && (1..32).all(|s| libc::sigismember(&set, s) == 0),
+        );
+        let want = (libc::POSIX_SPAWN_SETPGROUP | libc::POSIX_SPAWN_SETSIGMASK) as libc::c_short;
+        ok(
+            "setflags then getflags",
+            libc::posix_spawnattr_setflags(&mut attr, want) == 0
+                && libc::posix_spawnattr_getflags(&attr, &mut flags) == 0
+                && flags == want,
+        );
+        ok(
+            "setpgroup then getpgroup",
+            libc::posix_spawnattr_setpgroup(&mut attr, 4321) == 0
+                && libc::posix_spawnattr_getpgroup(&attr, &mut pgroup) == 0
+                && pgroup == 4321,
+        );
+        for (name, sig, setter, getter) in [
+            (
+                "setsigmask then getsigmask",
+                libc::SIGUSR2,
+                libc::posix_spawnattr_setsigmask as unsafe extern "C" fn(_, _) -> _,
+                libc::posix_spawnattr_getsigmask as unsafe extern "C" fn(_, _) -> _,
+            ),
+            (
+                "setsigdefault then getsigdefault",
+                libc::SIGUSR1,
+                libc::posix_spawnattr_setsigdefault,
+                libc::posix_spawnattr_getsigdefault,
+            ),
+        ] {
+            let mut given: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut given);
+            libc::sigaddset(&mut given, sig);
+            libc::sigemptyset(&mut set);
+            ok(
+                name,
+                setter(&mut attr, &given) == 0
+                    && getter(&attr, &mut set) == 0
+                    && libc::sigismember(&set, sig) == 1,
+            );
+        }
+        let rc = libc::posix_spawnattr_setflags(&mut attr, -1);
+        libc::posix_spawnattr_destroy(&mut attr);
+        rc
+    };
+    let answer = if all_bits == 0 {
+        "0".to_string()
+    } else {
+        crate::errno::name(all_bits)
+    };
+    f.facts.insert("setflags(every bit)".into(), json!(answer));
+    fold_findings(variant, f)
+}
+
+fn fold_findings(variant: &Variant, f: Findings) -> Run {
+    let outcome = if f.failures.is_empty() {
+        Outcome::Ok
+    } else {
+        Outcome::Skipped("roundtrip-failed".into())
+    };
+    Run {
+        variant: variant.label(),
+        outcome: outcome.to_string(),
+        facts: f.facts,
+        failures: f.failures,
+        notes: Vec::new(),
+    }
 }

@@ -48,7 +48,11 @@ pub fn libc(case: &Case, run: &Run, expectations: Option<&ExpectationFile>) -> C
     let allowed = case.expect.any_of.contains(&run.outcome);
     let entry = expectations.and_then(|e| e.cases.get(&case.id));
     let mut notes = Vec::new();
+    // A skip says something about this machine (privileges), not the libc: it is not
+    // compared with the expectation file, which never records skips.
+    let skipped = matches!(run.outcome.parse::<Outcome>(), Ok(Outcome::Skipped(_)));
     let verdict = match (expectations, entry) {
+        _ if skipped && run.failures.is_empty() => NOT_RUN,
         (Some(_), Some(e)) if e.outcome != run.outcome => {
             notes.push(format!("the expectation file says {}", e.outcome));
             FAIL
@@ -93,7 +97,8 @@ pub fn shared(case: &Case, runs: &[Run]) -> CaseResult {
     let mut notes = Vec::new();
     let mut failed = false;
     for run in runs {
-        let ok = Some(run.outcome.as_str()) == expected || run.outcome == "unsupported";
+        // `unsupported` and skips (this machine cannot run the case) are not failures.
+        let ok = Some(run.outcome.as_str()) == expected || not_run(&run.outcome);
         if !ok || !run.failures.is_empty() {
             failed = true;
             notes.push(format!(
@@ -225,6 +230,8 @@ mod tests {
     #[case(&["ok"], "ok", &[], Some(None), FAIL)]
     #[case(&["ok"], "unsupported", &[], None, NOT_RUN)]
     #[case(&["ok"], "unsupported", &[], Some(Some(("ok", false))), FAIL)]
+    #[case(&["ok"], "skipped:needs-root", &[], Some(Some(("ok", false))), NOT_RUN)]
+    #[case(&["ok"], "skipped:setup-failed", &["mkdir: EACCES"], None, FAIL)]
     fn libc_verdicts(
         #[case] any_of: &[&str],
         #[case] outcome: &str,

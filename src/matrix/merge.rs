@@ -89,13 +89,10 @@ fn report_column(key: String, group: &[&SourcedReport], docs: &Docs) -> Result<D
             attach_claims(family, platform, &mut cells);
         }
     }
-    let mut suite_versions: Vec<String> = group
+    let suite_versions: BTreeSet<String> = group
         .iter()
         .map(|r| r.report.suite_version.clone())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
         .collect();
-    suite_versions.sort();
     Ok(Draft {
         column: Column {
             key,
@@ -103,7 +100,7 @@ fn report_column(key: String, group: &[&SourcedReport], docs: &Docs) -> Result<D
             family: family.map(|f| f.spec.family.clone()),
             evidence,
             platform: platform.clone(),
-            suite_versions,
+            suite_versions: suite_versions.into_iter().collect(),
             generated_at: Some(newest.report.generated_at.clone()),
             origins: group
                 .iter()

@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+mod unique_keys;
+
 /// Bumped whenever a field changes meaning or a required field is added.
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -23,9 +25,14 @@ pub struct Report {
     pub platform: Platform,
     /// Keyed by function or flag name (`posix_spawn_file_actions_addchdir_np`,
     /// `POSIX_SPAWN_SETSID`).
+    #[serde(deserialize_with = "unique_keys::deserialize")]
     pub capabilities: BTreeMap<String, Capability>,
     /// Keyed by case id, then subject (`libc`, `shared`, `std`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "unique_keys::deserialize"
+    )]
     pub cases: BTreeMap<String, BTreeMap<String, CaseResult>>,
     /// Spawn cost measurements, when `spawnmatrix bench` ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -105,6 +105,15 @@ pub(super) fn wait_pid(pid: libc::pid_t, options: libc::c_int) -> io::Result<Opt
     }
 }
 
+/// Kills and reaps a child that started although its spawn is reported as failed (`e`), so
+/// no process or zombie is left behind.
+pub(super) fn abandon(pid: libc::pid_t, e: io::Error) -> io::Error {
+    // SAFETY: a child of ours that nobody has reaped. Failure (ESRCH) means it is gone.
+    unsafe { libc::kill(pid, libc::SIGKILL) };
+    let _ = wait_pid(pid, 0);
+    e
+}
+
 /// Reaps a child that failed before exec and returns the errno it reported.
 pub(super) fn reap_failed(pid: libc::pid_t, errno: libc::c_int) -> io::Error {
     // Its errno is the error worth reporting; a failed reap (ECHILD if someone else's

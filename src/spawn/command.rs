@@ -172,7 +172,9 @@ impl Command {
     }
 
     /// Makes `parent_fd` appear as `child_fd` in the child (0..=2 set stdin/stdout/stderr).
-    /// Mappings may overlap and permute. A negative `child_fd` fails at spawn.
+    /// Mappings may overlap and permute. A negative `child_fd` fails at spawn. The command
+    /// owns the fd from now on and marks it close-on-exec, so it reaches a child only where
+    /// it is mapped.
     pub fn fd(&mut self, child_fd: RawFd, parent_fd: impl Into<OwnedFd>) -> &mut Command {
         let fd = parent_fd.into();
         match usize::try_from(child_fd) {

@@ -73,7 +73,12 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
         if m.via_tmp {
             m.tmp = libc::fcntl(m.src, libc::F_DUPFD_CLOEXEC, v.high);
             if m.tmp == -1 {
-                return errno();
+                // EINVAL here means `high` is past the fd limit because a target is: the
+                // error `dup2` (and posix_spawn's adddup2) gives for such a target.
+                return match errno() {
+                    libc::EINVAL => libc::EBADF,
+                    e => e,
+                };
             }
         }
     }

@@ -6,7 +6,26 @@
 //! other source is mapped directly. So no `dup2` can overwrite a source still needed, and a
 //! `dup2` never has equal source and target (which would leave `FD_CLOEXEC` set).
 
-use std::os::fd::RawFd;
+use std::io;
+use std::os::fd::{FromRawFd, OwnedFd, RawFd};
+
+/// A close-on-exec copy of `fd` at the lowest free number `>= min`, made in the parent.
+/// `EINVAL` (`min` past the fd limit, because a target is) becomes `EBADF`, the error a
+/// `dup2` to such a target gives, so every strategy reports the same errno.
+pub(super) fn copy_above(fd: RawFd, min: RawFd) -> io::Result<OwnedFd> {
+    // SAFETY: fcntl on an fd the caller keeps open; the copy is new.
+    match unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, min) } {
+        -1 => {
+            let e = io::Error::last_os_error();
+            Err(match e.raw_os_error() {
+                Some(libc::EINVAL) => io::Error::from_raw_os_error(libc::EBADF),
+                _ => e,
+            })
+        }
+        // SAFETY: a new fd nobody else owns.
+        copy => Ok(unsafe { OwnedFd::from_raw_fd(copy) }),
+    }
+}
 
 /// One mapping. `tmp` is filled in by whoever executes the plan.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,11 +3,12 @@
 //! the parent's page tables.
 
 use std::io::{self, Read};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 
-use super::child::reap_failed;
-use super::error::{check, last};
+use super::child::{abandon, reap_failed};
+use super::error::last;
 use super::exec_child;
+use super::fdplan::copy_above;
 use super::os::pipe_cloexec;
 use super::plan::Prepared;
 use super::sigs::BlockAll;
@@ -34,18 +35,15 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
         }
     }
     let fork_error = (pid == -1).then(last);
-    block.restore()?;
+    let restored = block.restore();
     if let Some(e) = fork_error {
         return Err(e);
     }
     drop(write_end);
-    match read_errno(read_end) {
-        Ok(None) => Ok(pid),
-        Ok(Some(errno)) => Err(reap_failed(pid, errno)),
-        Err(e) => {
-            let _ = reap_failed(pid, 0);
-            Err(e)
-        }
+    match (read_errno(read_end), restored) {
+        (Ok(None), Ok(())) => Ok(pid),
+        (Ok(Some(errno)), _) => Err(reap_failed(pid, errno)),
+        (Err(e), _) | (Ok(None), Err(e)) => Err(abandon(pid, e)),
     }
 }
 
@@ -71,8 +69,5 @@ fn away_from_targets(fd: OwnedFd, p: &Prepared) -> io::Result<OwnedFd> {
     if !p.fds.is_target(fd.as_raw_fd()) {
         return Ok(fd);
     }
-    // SAFETY: fcntl on an fd we own; the copy is new and close-on-exec.
-    let copy = check(unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_DUPFD_CLOEXEC, p.fds.high) })?;
-    // SAFETY: a new fd nobody else owns.
-    Ok(unsafe { OwnedFd::from_raw_fd(copy) })
+    copy_above(fd.as_raw_fd(), p.fds.high)
 }

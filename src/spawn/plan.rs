@@ -155,7 +155,7 @@ struct FdSetup {
 
 /// Sets up stdio and checks the fd mappings.
 fn fd_pairs(cmd: &Command, defaults: Defaults) -> io::Result<FdSetup> {
-    let mut pairs = Vec::with_capacity(3 + cmd.fds.len());
+    let mut pairs = Vec::new();
     let mut child_ends = Vec::new();
     let mut parent = ParentEnds::default();
     let output_default = [Stdio::null(), Stdio::piped(), Stdio::piped()];

@@ -9,3 +9,22 @@ pub const SCHED_POLICIES: &[(&str, c_int)] = &[
     ("SCHED_BATCH", libc::SCHED_BATCH),
     ("SCHED_IDLE", libc::SCHED_IDLE),
 ];
+
+/// Open descriptors of this process, ascending, from `/proc/self/fd` (one directory read
+/// instead of a `fcntl` per possible number). The directory's own descriptor is left out.
+pub fn open_fds() -> Vec<i32> {
+    let listed: Vec<i32> = match std::fs::read_dir("/proc/self/fd") {
+        Ok(dir) => dir
+            .flatten()
+            .filter_map(|e| e.file_name().to_str()?.parse().ok())
+            .collect(),
+        Err(_) => return super::fd_scan::open_fds(),
+    };
+    // SAFETY: F_GETFD only queries; the directory's own fd is closed by now.
+    let mut fds: Vec<i32> = listed
+        .into_iter()
+        .filter(|&fd| unsafe { libc::fcntl(fd, libc::F_GETFD) } >= 0)
+        .collect();
+    fds.sort_unstable();
+    fds
+}

@@ -125,3 +125,30 @@ fn the_repository_platform_files_load() {
         assert!(!f.rows().is_empty(), "{family} has claims");
     }
 }
+
+#[test]
+fn repository_claims_name_existing_cases_and_subjects() {
+    let targets = Path::new(env!("CARGO_MANIFEST_DIR")).join("targets");
+    let docs = Docs::load(&targets).unwrap();
+    let cases = crate::matrix::cases::CaseIndex::load_default().unwrap();
+    let mut checked = 0;
+    for family in &docs.families {
+        for row in family.rows() {
+            let Some(case) = crate::matrix::rows::case_of(row) else {
+                continue;
+            };
+            assert!(
+                cases.title(case).is_some(),
+                "{}: unknown case in {row}",
+                family.file.display()
+            );
+            let subject = row.rsplit('.').next().unwrap();
+            assert!(
+                ["libc", "shared", "std"].contains(&subject),
+                "{row}: unknown subject"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 0);
+}

@@ -6,7 +6,7 @@ use std::io;
 use std::ptr;
 
 use super::stack::{with_stack, Stack};
-use crate::spawn::child::reap_failed;
+use crate::spawn::child::{abandon, reap_failed};
 use crate::spawn::exec_child::{self, ChildView};
 use crate::spawn::plan::Prepared;
 use crate::spawn::sigs::BlockAll;
@@ -55,12 +55,9 @@ pub(super) fn spawn(
     if err != 0 {
         return Err(reap_failed(pid, err));
     }
-    if let Err(e) = restored {
+    match restored {
+        Ok(()) => Ok(Ok(pid)),
         // The child runs, but this thread's mask is wrong: report that, leaving no child.
-        // SAFETY: a child of ours that nobody has reaped.
-        unsafe { libc::kill(pid, libc::SIGKILL) };
-        let _ = reap_failed(pid, 0);
-        return Err(e);
+        Err(e) => Err(abandon(pid, e)),
     }
-    Ok(Ok(pid))
 }

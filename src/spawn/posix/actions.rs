@@ -31,11 +31,6 @@ impl FileActions {
         check_rc(unsafe { libc::posix_spawn_file_actions_adddup2(&mut self.0, from, to) })
     }
 
-    pub(super) fn close(&mut self, fd: RawFd) -> io::Result<()> {
-        // SAFETY: an initialised object.
-        check_rc(unsafe { libc::posix_spawn_file_actions_addclose(&mut self.0, fd) })
-    }
-
     /// `addchdir`; the caller has checked that the platform has it.
     pub(super) fn chdir(&mut self, f: spawn_ext::AddPathFn, path: &CStr) -> io::Result<()> {
         // SAFETY: an initialised object and a NUL-terminated path (copied by the libc).

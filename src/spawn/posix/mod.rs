@@ -1,8 +1,9 @@
 //! The `posix_spawn` strategy: the request as file actions and attributes.
 //!
-//! Fd mappings use the same two-step plan as the other strategies (sources that are also
-//! targets go through a copy at `high + k` that is closed afterwards), so no action depends on
-//! how a libc treats `dup2(fd, fd)`. The program candidates are tried one `posix_spawn` each,
+//! Fd mappings use the same plan as the other strategies: a source that is also a target is
+//! first copied in the parent, close-on-exec, above every fd the plan names, and mapped from
+//! that copy. So no action depends on how a libc treats `dup2(fd, fd)` or `addclose`, and no
+//! action touches an fd the plan does not name. The program candidates are tried one `posix_spawn` each,
 //! with the `execvp` rule, so the search is the same as elsewhere (and `posix_spawnp`'s
 //! `/bin/sh` retry on some platforms never happens).
 
@@ -11,11 +12,13 @@ mod attr;
 
 use std::ffi::{c_char, CString};
 use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
 
 use actions::FileActions;
 use attr::Attr;
 
 use super::dispatch::unsupported;
+use super::fdplan::copy_above;
 use super::os;
 use super::plan::{absolute_in, Prepared};
 use super::search::{Next, SearchState};
@@ -45,7 +48,7 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
     if let Some(what) = cannot_express(p) {
         return Err(unsupported(Strategy::PosixSpawn, what));
     }
-    let actions = file_actions(p)?;
+    let (actions, _copies) = file_actions(p)?;
     let attr = attributes(p)?;
     let absolute = absolute_candidates(p)?;
     let absolute_ptrs: Option<Vec<*const c_char>> = absolute
@@ -78,7 +81,8 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
 }
 
 /// chdir/fchdir, then the fd plan.
-fn file_actions(p: &Prepared) -> io::Result<FileActions> {
+/// The copies must stay open until `posix_spawn` has returned.
+fn file_actions(p: &Prepared) -> io::Result<(FileActions, Vec<OwnedFd>)> {
     let mut fa = FileActions::new()?;
     let missing = || unsupported(Strategy::PosixSpawn, "change directory here");
     if let Some(path) = &p.cwd_path {
@@ -87,29 +91,19 @@ fn file_actions(p: &Prepared) -> io::Result<FileActions> {
     if let Some(fd) = p.cwd_fd {
         fa.fchdir(spawn_ext::addfchdir().ok_or_else(missing)?.func, fd)?;
     }
-    let mut tmps = Vec::new();
-    let mut sources = Vec::with_capacity(p.fds.moves.len());
+    let mut copies = Vec::new();
     for m in &p.fds.moves {
-        if m.via_tmp {
-            let tmp = p
-                .fds
-                .high
-                .checked_add(tmps.len() as libc::c_int)
-                .ok_or_else(|| io::Error::from_raw_os_error(libc::EMFILE))?;
-            fa.dup2(m.src, tmp)?;
-            tmps.push(tmp);
-            sources.push(tmp);
+        let src = if m.via_tmp {
+            let copy = copy_above(m.src, p.fds.high)?;
+            let n = copy.as_raw_fd();
+            copies.push(copy);
+            n
         } else {
-            sources.push(m.src);
-        }
-    }
-    for (m, &src) in p.fds.moves.iter().zip(&sources) {
+            m.src
+        };
         fa.dup2(src, m.dst)?;
     }
-    for &tmp in &tmps {
-        fa.close(tmp)?;
-    }
-    Ok(fa)
+    Ok((fa, copies))
 }
 
 /// Signal defaults (always: SIGPIPE), mask, process group, session.
