@@ -63,7 +63,7 @@ pub fn run(args: Args) -> CliResult {
         );
     }
     let file = ExpectationFile {
-        libc: suite.libc.name.to_string(),
+        libc: suite.libc.name.clone(),
         version: suite.libc.version.clone(),
         observed_on: format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH),
         cases: entries,

@@ -180,7 +180,7 @@ mod tests {
             std::fs::write(exp.join("2.36.yaml"), "").unwrap();
         }
         let id = LibcId {
-            name: "glibc",
+            name: "glibc".into(),
             version: version.map(String::from),
             family: "linux-glibc",
         };

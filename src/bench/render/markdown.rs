@@ -89,6 +89,19 @@ pub fn markdown(m: &Measurement) -> String {
         load(m.load_after),
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
+    if let Some(worst) = perf
+        .entries
+        .iter()
+        .filter(|e| e.strategy == perf.floor && e.median_us > 0.0)
+        .map(|e| e.p90_us / e.median_us)
+        .max_by(f64::total_cmp)
+    {
+        let _ = writeln!(
+            out,
+            "\nNoise: the floor's p90 is up to {worst:.2}× its median in this run; a busy \
+             machine inflates every figure (spawns wait for a CPU), ratios less so."
+        );
+    }
     for (name, note) in &m.notes {
         let _ = writeln!(out, "\n`{name}`: {note}.");
     }

@@ -1,5 +1,6 @@
-//! What differs by platform for the engine: the libc's identity and the scheduling policies
-//! (one module per platform; `cfg` lives only here). The newer spawn functions come from
+//! What differs by platform for the engine: scheduling policies and listing open fds (one
+//! module per platform; `cfg` lives only here), and which expectation family this libc
+//! belongs to (from [`crate::platform`]). The newer spawn functions come from
 //! [`crate::sys::spawn_ext`], looked up one name at a time so the `_np` and POSIX.1-2024
 //! names can be told apart.
 
@@ -22,25 +23,15 @@ mod fd_scan;
 #[cfg(not(target_os = "linux"))]
 pub use fd_scan::open_fds;
 
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-mod linux_gnu;
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-pub use linux_gnu::libc_identity;
-
-#[cfg(all(target_os = "linux", target_env = "musl"))]
-mod linux_musl;
-#[cfg(all(target_os = "linux", target_env = "musl"))]
-pub use linux_musl::libc_identity;
-
 #[cfg(target_os = "freebsd")]
-mod freebsd;
+mod freebsd_sched;
 #[cfg(target_os = "freebsd")]
-pub use freebsd::{libc_identity, SCHED_POLICIES};
+pub use freebsd_sched::SCHED_POLICIES;
 
-#[cfg(target_vendor = "apple")]
-mod macos;
-#[cfg(target_vendor = "apple")]
-pub use macos::{libc_identity, set_sched, SCHED_POLICIES};
+#[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
+mod unsupported_sched;
+#[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
+pub use unsupported_sched::{set_sched, SCHED_POLICIES};
 
 /// The spawn functions that not every libc has; `None` when absent here.
 #[derive(Debug, Clone, Copy, Default)]
@@ -77,14 +68,39 @@ pub fn ext() -> Ext {
     }
 }
 
-/// The libc this process runs on: name (`glibc`, `musl`, `libSystem`, `freebsd-libc`) and
-/// version when it can tell.
+/// The libc this process runs on, as [`crate::platform`] names it, and its exact version
+/// when known (an inferred range such as musl's `>=1.2.5` does not name a file).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LibcId {
-    pub name: &'static str,
+    pub name: String,
     pub version: Option<String>,
     /// The `targets/` family whose expectation files apply.
     pub family: &'static str,
+}
+
+/// The `targets/` family of each libc name.
+const FAMILIES: &[(&str, &str)] = &[
+    ("glibc", "linux-glibc"),
+    ("musl", "linux-musl"),
+    ("libSystem", "macos"),
+    ("freebsd-libc", "freebsd"),
+    ("cygwin", "cygwin"),
+    ("bionic", "android"),
+];
+
+/// This process's libc.
+pub fn libc_identity() -> LibcId {
+    let libc = crate::platform::detect().libc;
+    let family = FAMILIES
+        .iter()
+        .find(|(name, _)| *name == libc.name)
+        .map_or("unknown", |(_, family)| *family);
+    let exact = |v: &String| !v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '.');
+    LibcId {
+        version: libc.version.filter(exact),
+        name: libc.name,
+        family,
+    }
 }
 
 /// Keeps the attribute type named for the platform modules' signatures.

@@ -1,8 +1,8 @@
-//! macOS libSystem: the sched spawn attributes are not supported (`#if 0` in `<spawn.h>`).
+//! Platforms without the sched spawn attributes (macOS: `#if 0` in `<spawn.h>`).
 
 use libc::c_int;
 
-use super::{Attr, LibcId};
+use super::Attr;
 
 pub const SCHED_POLICIES: &[(&str, c_int)] = &[];
 
@@ -12,12 +12,4 @@ pub const SCHED_POLICIES: &[(&str, c_int)] = &[];
 /// Nothing is dereferenced; `unsafe` only matches the other platforms.
 pub unsafe fn set_sched(_attr: *mut Attr, _policy: c_int, _priority: c_int) -> Result<(), c_int> {
     Err(libc::ENOSYS)
-}
-
-pub fn libc_identity() -> LibcId {
-    LibcId {
-        name: "libSystem",
-        version: None,
-        family: "macos",
-    }
 }
