@@ -109,8 +109,8 @@ pub fn markdown(m: &Measurement) -> String {
     }
     if cfg!(debug_assertions) {
         out.push_str(
-            "\nThis is a debug build: the Rust methods (`std:*` parent side aside, `shared:*`) \
-             run unoptimised; measure with `--release`.\n",
+            "\nThis is a debug build: this crate's own code (the parent side of `raw:*`, all of \
+             `shared:*`) runs unoptimised; build with `--release` to measure.\n",
         );
     }
     for (name, note) in &m.notes {
