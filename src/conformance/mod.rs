@@ -121,8 +121,11 @@ pub struct Options {
 }
 
 impl Options {
-    /// The current executable as runner.
+    /// The current executable as runner. Installs the child helper first, once, before any
+    /// runner starts: runners installing it at the same time could exec the file while
+    /// another still holds it open for writing (ETXTBSY, seen on a fresh machine).
     pub fn current() -> std::io::Result<Options> {
+        crate::child::helper_path()?;
         Ok(Options {
             runner: std::env::current_exe()?,
             timeout: Duration::from_secs(60),

@@ -14,12 +14,24 @@ pub const HUGE_FD: i32 = 1 << 20;
 /// The longest action list a sequence gets.
 pub const MAX_ACTIONS: usize = 8;
 
+/// An fd an action writes to or closes: mostly small numbers, some fixtures, rarely one the
+/// add-time checks refuse (-1, or far above `OPEN_MAX`).
 fn fd() -> impl Strategy<Value = i32> {
     prop_oneof![
-        12 => 0..10i32,
-        8 => prop::sample::select(FixtureFd::ALL.map(FixtureFd::fd).to_vec()),
-        1 => Just(-1),
-        1 => Just(HUGE_FD),
+        24 => 0..10i32,
+        16 => prop::sample::select(FixtureFd::ALL.map(FixtureFd::fd).to_vec()),
+        1 => prop::sample::select(vec![-1, HUGE_FD]),
+    ]
+}
+
+/// An fd an action reads from (dup2's source, fchdir): biased towards fds that are open, so
+/// more sequences get past their first action.
+fn source_fd() -> impl Strategy<Value = i32> {
+    prop_oneof![
+        8 => 0..3i32,
+        16 => prop::sample::select(FixtureFd::ALL.map(FixtureFd::fd).to_vec()),
+        6 => 3..10i32,
+        1 => prop::sample::select(vec![-1, HUGE_FD]),
     ]
 }
 
@@ -58,9 +70,9 @@ fn action() -> impl Strategy<Value = Action> {
             |(fd, path, mode, cloexec)| Action::Open { fd, path, mode, cloexec }
         ),
         3 => fd().prop_map(|fd| Action::Close { fd }),
-        4 => (fd(), fd()).prop_map(|(from, to)| Action::Dup2 { from, to }),
+        4 => (source_fd(), fd()).prop_map(|(from, to)| Action::Dup2 { from, to }),
         2 => path().prop_map(|path| Action::Chdir { path }),
-        2 => fd().prop_map(|fd| Action::Fchdir { fd }),
+        2 => source_fd().prop_map(|fd| Action::Fchdir { fd }),
         1 => prop_oneof![3..12i32, Just(FixtureFd::PipeWrite.fd())]
             .prop_map(|low| Action::Closefrom { low }),
     ]

@@ -191,6 +191,13 @@ pub fn check(
                         summary(&own.stderr)
                     )));
                 }
+                if !sysroot.headers_are_own() {
+                    return Err(Unread::Undetermined(
+                        "links only through a redirect in zig's newest headers, which are not \
+                         this version's"
+                            .to_string(),
+                    ));
+                }
                 notes.push("through a header redirect: no symbol of its own".to_string());
             }
         }

@@ -22,11 +22,15 @@ pub const FULL: LoadConfig = LoadConfig {
 };
 
 /// Every forced strategy: the same threads, fewer spawns each, to keep the suite's run time
-/// reasonable on two cores (`Auto` and the raw libc carry the full load).
+/// reasonable on two cores (`Auto` and the raw libc carry the full load; `FULL_FOR_ALL`
+/// changes that).
 pub const FORCED: LoadConfig = LoadConfig {
     spawns_per_thread: 100,
     ..FULL
 };
+
+/// Set (to anything) to give every forced strategy the full load too.
+const FULL_FOR_ALL: &str = "SPAWNMATRIX_LOAD_FULL";
 
 /// Runs the load through `spawner` and fails with the report when a guarantee broke.
 pub fn check(name: &str, config: &LoadConfig, spawner: Arc<dyn Spawner>) {
@@ -59,11 +63,8 @@ fn raw_posix_spawn_under_load() {
 fn shared_under_load() {
     isolated("load::shared_under_load", || {
         each(|strategy| {
-            let config = if strategy == Strategy::Auto {
-                FULL
-            } else {
-                FORCED
-            };
+            let full = strategy == Strategy::Auto || std::env::var_os(FULL_FOR_ALL).is_some();
+            let config = if full { FULL } else { FORCED };
             check(
                 &format!("shared {strategy}"),
                 &config,

@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Checks that freshly generated reports match the stored ones.
+
+    ci/compare-reports.py FRESH_DIR STORED_DIR
+
+Every *.json in FRESH_DIR must have a namesake in STORED_DIR with the same platform and the
+same capabilities (generated_at and suite_version may differ). A difference means the stored
+reports are stale: regenerate them (e.g. `spawnmatrix linkcheck`) and commit.
+"""
+import json
+import pathlib
+import sys
+
+
+def main() -> int:
+    fresh_dir, stored_dir = map(pathlib.Path, sys.argv[1:3])
+    fresh_files = sorted(fresh_dir.glob("*.json"))
+    if not fresh_files:
+        print(f"compare-reports: no reports in {fresh_dir}", file=sys.stderr)
+        return 1
+    problems = []
+    for fresh_path in fresh_files:
+        stored_path = stored_dir / fresh_path.name
+        if not stored_path.exists():
+            problems.append(f"{stored_path}: missing (a fresh run made {fresh_path.name})")
+            continue
+        fresh, stored = (json.loads(p.read_text()) for p in (fresh_path, stored_path))
+        for key in ("platform", "capabilities"):
+            if fresh[key] == stored[key]:
+                continue
+            if key == "platform":
+                problems.append(f"{stored_path}: platform differs: {stored[key]} != {fresh[key]}")
+                continue
+            for name in sorted(set(fresh[key]) | set(stored[key])):
+                a, b = stored[key].get(name), fresh[key].get(name)
+                if a != b:
+                    problems.append(f"{stored_path}: {name}: stored {a} != fresh {b}")
+    for p in problems:
+        print(f"compare-reports: {p}", file=sys.stderr)
+    print(f"compare-reports: {len(fresh_files)} reports, {len(problems)} differences", file=sys.stderr)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

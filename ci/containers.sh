@@ -1,0 +1,284 @@
+#!/usr/bin/env bash
+# The libc matrix from scratch, with no image registry: each Debian suite's own glibc in a
+# container built from a debootstrap root, plus two static musl builds run on this host.
+#
+#   ci/containers.sh [--out DIR] [--cache DIR] [--no-musl] [--no-cases] [SUITE...]
+#
+# SUITE is a Debian suite (bullseye bookworm trixie sid; default all four). Writes one report
+# per column to DIR (default targets/reports): container-debian-SUITE.json,
+# native-x86_64-linux-musl-rust.json, native-x86_64-linux-musl-debian.json. Debootstrap roots are cached under
+# $SPAWNMATRIX_CACHE (default /var/cache/spawnmatrix as root, else ~/.cache/spawnmatrix); the
+# mirror comes from this machine's apt sources ($SPAWNMATRIX_MIRROR overrides). Anything that
+# cannot run is skipped with the reason, and the exit status is non-zero if a column failed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+
+out=targets/reports
+cache=${SPAWNMATRIX_CACHE:-}
+musl=1
+cases_flag=()
+suites=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out) out=$2; shift 2 ;;
+    --cache) cache=$2; shift 2 ;;
+    --no-musl) musl=0; shift ;;
+    --no-cases) cases_flag=(--no-cases); shift ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -*) echo "containers.sh: unknown option $1" >&2; exit 2 ;;
+    *) suites+=("$1"); shift ;;
+  esac
+done
+[ ${#suites[@]} -gt 0 ] || suites=(bullseye bookworm trixie sid)
+if [ -z "$cache" ]; then
+  if [ "$(id -u)" = 0 ]; then cache=/var/cache/spawnmatrix; else cache=$HOME/.cache/spawnmatrix; fi
+fi
+mkdir -p "$out" "$cache/roots"
+out=$(cd "$out" && pwd)
+target_dir=${CARGO_TARGET_DIR:-$repo/target}
+
+started=$SECONDS
+summary=()
+failed=0
+log() { printf '[containers %4ds] %s\n' $((SECONDS - started)) "$*" >&2; }
+note() { summary+=("$*"); log "$*"; }
+fail() { failed=1; note "FAILED: $*"; }
+
+# --- helpers -------------------------------------------------------------------------------
+
+# The Debian mirror this machine's apt uses (deb822 .sources files or one-line lists).
+debian_mirror() {
+  if [ -n "${SPAWNMATRIX_MIRROR:-}" ]; then echo "$SPAWNMATRIX_MIRROR"; return; fi
+  local f uri
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$f" ] || continue
+    for uri in $(awk 'tolower($1)=="uris:" { for (i = 2; i <= NF; i++) print $i }' "$f"); do
+      case $uri in */debian|*/debian/) echo "${uri%/}"; return ;; esac
+    done
+  done
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [ -f "$f" ] || continue
+    uri=$(awk '$1=="deb" { for (i=2;i<=NF;i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' "$f" |
+      grep -E '/debian/?$' | head -n1 || true)
+    if [ -n "$uri" ]; then echo "${uri%/}"; return; fi
+  done
+  return 1
+}
+
+# podman (with runc: crun fails on hybrid cgroups here) or a docker whose engine answers.
+engine=()
+find_engine() {
+  if command -v podman >/dev/null 2>&1; then
+    engine=(podman)
+    if command -v runc >/dev/null 2>&1; then engine+=(--runtime runc); fi
+    "${engine[@]}" info >/dev/null 2>&1 && return 0
+    log "podman is installed but 'podman info' fails"
+  fi
+  if command -v docker >/dev/null 2>&1 && docker info >/dev/null 2>&1; then
+    engine=(docker); return 0
+  fi
+  return 1
+}
+
+# Ulimits at or below the hard limits (setting them higher needs CAP_SYS_RESOURCE).
+run_limits() {
+  local hn hu
+  hn=$(ulimit -Hn); hu=$(ulimit -Hu)
+  [ "$hn" = unlimited ] && hn=20000
+  [ "$hu" = unlimited ] && hu=4096
+  [ "$hn" -gt 20000 ] && hn=20000
+  [ "$hu" -gt 4096 ] && hu=4096
+  echo "--ulimit nofile=$((hn < 1024 ? hn : 1024)):$hn --ulimit nproc=$hu:$hu"
+}
+
+# A report is kept only if it parses and names the provenance that was asked for.
+keep_report() { # tmpfile dest kind
+  if python3 - "$1" "$3" "${#cases_flag[@]}" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+p = r["platform"]
+assert p["provenance"]["kind"] == sys.argv[2], p["provenance"]
+assert r.get("cases") or sys.argv[3] != "0", "the report has no conformance cases"
+libc = p["libc"]
+print(f"  {p.get('os_version') or p['os']}: {libc['name']} {libc.get('version') or '?'}"
+      f" | {sum(c['available'] for c in r['capabilities'].values())} of {len(r['capabilities'])} capabilities"
+      f" | {len(r.get('cases', {}))} cases", file=sys.stderr)
+PY
+  then mv "$1" "$2"; return 0; fi
+  return 1
+}
+
+# The child helper that build.rs embedded into the binary built in TARGET_SUBDIR.
+built_helper() { # target_dir/triple/release
+  ls -t "$1"/build/spawnmatrix-*/out/spawnmatrix-child 2>/dev/null | head -n1
+}
+
+# The child helper must run inside the column too: run it alone and check its JSON.
+check_helper() { # description command...
+  local desc=$1; shift
+  local json
+  if json=$("$@" 2>&1) && printf '%s' "$json" | python3 -c 'import json,sys; s=json.load(sys.stdin); assert "pid" in s and "fds" in s'; then
+    log "$desc: the child helper runs and reports"
+  else
+    fail "$desc: the child helper does not run: $(printf '%s' "$json" | head -c 300)"
+  fi
+}
+
+# --- glibc containers ----------------------------------------------------------------------
+
+gnu_bin=$target_dir/x86_64-unknown-linux-gnu/release/spawnmatrix
+build_gnu() {
+  log "build: cargo zigbuild --release --target x86_64-unknown-linux-gnu.2.17 (glibc 2.17 baseline)"
+  command -v cargo-zigbuild >/dev/null 2>&1 || { fail "cargo-zigbuild missing (ci/setup.sh pip group)"; return 1; }
+  cargo zigbuild --quiet --release --target x86_64-unknown-linux-gnu.2.17 --bin spawnmatrix \
+    || { fail "cargo zigbuild for glibc 2.17 failed"; return 1; }
+}
+
+# Debootstrap SUITE once into the cache (atomically: a half-made root is never used).
+ensure_root() { # suite
+  local suite=$1 root=$cache/roots/$1
+  if [ -f "$root/.spawnmatrix-complete" ]; then
+    log "$suite: debootstrap root cached ($root, made $(cat "$root/.spawnmatrix-complete"))"
+    return 0
+  fi
+  local mirror
+  mirror=$(debian_mirror) || { fail "$suite: no Debian mirror in /etc/apt/sources.list*"; return 1; }
+  log "$suite: debootstrap --variant=minbase $suite from $mirror (1-3 minutes)"
+  rm -rf "$root.tmp"
+  if ! debootstrap --variant=minbase "$suite" "$root.tmp" "$mirror" >"$cache/roots/$suite.log" 2>&1; then
+    fail "$suite: debootstrap failed (see $cache/roots/$suite.log: $(tail -n1 "$cache/roots/$suite.log"))"
+    rm -rf "$root.tmp"
+    return 1
+  fi
+  date -u +%Y-%m-%dT%H:%M:%SZ >"$root.tmp/.spawnmatrix-complete"
+  rm -rf "$root"
+  mv "$root.tmp" "$root"
+}
+
+# Import the root as a base image (again whenever the root is newer), then apply the suite's
+# Containerfile on top of it, so local runs and registry CI share one definition.
+ensure_image() { # suite image
+  local suite=$1 image=$2 root=$cache/roots/$1 base=localhost/spawnmatrix-root:$1
+  local stamp
+  stamp=$(cat "$root/.spawnmatrix-complete")
+  if [ "$("${engine[@]}" image inspect --format '{{ index .Config.Labels "spawnmatrix.root" }}' "$image" 2>/dev/null)" = "$stamp" ]; then
+    log "$suite: image $image is current"
+    return 0
+  fi
+  log "$suite: importing the root as $base"
+  tar -C "$root" -c . | "${engine[@]}" import --quiet - "$base" >/dev/null \
+    || { fail "$suite: image import failed"; return 1; }
+  "${engine[@]}" build --quiet --from "$base" --label "spawnmatrix.root=$stamp" \
+    -f "containers/debian-$suite.Containerfile" -t "$image" containers >/dev/null \
+    || { fail "$suite: building $image from containers/debian-$suite.Containerfile failed"; return 1; }
+}
+
+run_suite() { # suite
+  local suite=$1 image=localhost/spawnmatrix/debian:$1
+  local t0=$SECONDS
+  ensure_image "$suite" "$image" || return 0
+  local bindir
+  bindir=$(mktemp -d)
+  cp "$gnu_bin" "$bindir/spawnmatrix"
+  cp "$(built_helper "$target_dir/x86_64-unknown-linux-gnu/release")" "$bindir/spawnmatrix-child" \
+    || fail "$suite: no built child helper found next to $gnu_bin"
+  cp -r conformance/cases "$bindir/cases"
+  chmod -R a+rX "$bindir"
+  # shellcheck disable=SC2046
+  local run=("${engine[@]}" run --rm --network=none $(run_limits) -v "$bindir:/w:ro"
+    -e SPAWNMATRIX_CASES=/w/cases "$image")
+  log "$suite: glibc $("${run[@]}" ldd --version 2>/dev/null | head -n1 | awk '{print $NF}')"
+  check_helper "debian $suite" "${run[@]}" /w/spawnmatrix-child
+  local tmp=$out/.container-debian-$suite.json.tmp
+  log "$suite: probe${cases_flag[*]:+ ${cases_flag[*]}} (with the conformance cases unless --no-cases)"
+  if "${run[@]}" /w/spawnmatrix probe --json "${cases_flag[@]}" --provenance container \
+      --image "spawnmatrix/debian:$suite" --host "$(hostname) via ${engine[0]}" >"$tmp" 2>"$tmp.err" \
+      && keep_report "$tmp" "$out/container-debian-$suite.json" container; then
+    note "debian $suite: report written in $((SECONDS - t0))s -> $out/container-debian-$suite.json"
+  else
+    fail "debian $suite: probe failed: $(tail -n3 "$tmp.err" | tr '\n' ' ')"
+  fi
+  rm -rf "$bindir" "$tmp" "$tmp.err"
+}
+
+# --- musl on the host ----------------------------------------------------------------------
+
+musl_rust_bin=$target_dir/x86_64-unknown-linux-musl/release/spawnmatrix
+musl_debian_dir=$target_dir/debian-musl
+musl_debian_bin=$musl_debian_dir/x86_64-unknown-linux-musl/release/spawnmatrix
+
+build_musl_rust() {
+  log "build: cargo build --release --target x86_64-unknown-linux-musl (Rust's bundled musl)"
+  cargo build --quiet --release --target x86_64-unknown-linux-musl --bin spawnmatrix \
+    || { fail "musl (Rust) build failed"; return 1; }
+}
+
+# Rust std against Debian's musl-gcc and libc.a; libunwind.a comes from Rust's musl target.
+# relocation-model=static: rustc would ask for -static-pie, which musl-gcc's specs turn into a
+# dynamic PIE that needs /lib/ld-musl-x86_64.so.1.
+build_musl_debian() {
+  command -v musl-gcc >/dev/null 2>&1 || { fail "musl-gcc missing (apt musl-tools)"; return 1; }
+  local sysroot unwind
+  sysroot=$(rustc --print sysroot)
+  unwind=$sysroot/lib/rustlib/x86_64-unknown-linux-musl/lib/self-contained/libunwind.a
+  [ -f "$unwind" ] || { fail "no $unwind (rustup target add x86_64-unknown-linux-musl)"; return 1; }
+  mkdir -p "$musl_debian_dir/native"
+  cp "$unwind" "$musl_debian_dir/native/"
+  log "build: Debian's musl $(dpkg-query -W -f '${Version}' musl-dev 2>/dev/null) via musl-gcc, link-self-contained=no"
+  CARGO_TARGET_DIR=$musl_debian_dir \
+  CC_x86_64_unknown_linux_musl=musl-gcc \
+  RUSTFLAGS="-C target-feature=+crt-static -C link-self-contained=no -C linker=musl-gcc -C relocation-model=static -L native=$musl_debian_dir/native" \
+    cargo build --quiet --release --target x86_64-unknown-linux-musl --bin spawnmatrix \
+    || { fail "musl (Debian) build failed"; return 1; }
+}
+
+run_musl() { # name binary description
+  local name=$1 bin=$2 desc=$3 t0=$SECONDS
+  if readelf -l "$bin" 2>/dev/null | grep -q INTERP; then fail "$name: $bin is not static"; return 0; fi
+  check_helper "$name" "$(built_helper "$(dirname "$bin")")"
+  local tmp=$out/.native-$name.json.tmp
+  log "$name: probe on this host ($desc)"
+  local dest=$out/native-x86_64-linux-$name.json
+  if "$bin" probe --json "${cases_flag[@]}" --provenance native \
+      --host "$(. /etc/os-release && echo "$PRETTY_NAME") build machine; $desc" >"$tmp" 2>"$tmp.err" \
+      && keep_report "$tmp" "$dest" native; then
+    note "$name: report written in $((SECONDS - t0))s -> $dest"
+  else
+    fail "$name: probe failed: $(tail -n3 "$tmp.err" | tr '\n' ' ')"
+  fi
+  rm -f "$tmp" "$tmp.err"
+}
+
+# --- main ----------------------------------------------------------------------------------
+
+log "columns: debian ${suites[*]}$([ $musl = 1 ] && echo ' + musl (Rust) + musl (Debian)') -> $out"
+if find_engine; then
+  log "engine: ${engine[*]}"
+  # Debootstrap (network and disk) while cargo builds (CPU); each root is checked after.
+  ( for s in "${suites[@]}"; do ensure_root "$s" || true; done ) &
+  roots_pid=$!
+  built=0
+  build_gnu && built=1
+  wait "$roots_pid" || true
+  for s in "${suites[@]}"; do
+    if [ ! -f "$cache/roots/$s/.spawnmatrix-complete" ]; then
+      fail "debian $s: no debootstrap root (see $cache/roots/$s.log)"
+    elif [ $built = 1 ]; then
+      run_suite "$s"
+    fi
+  done
+  [ $built = 1 ] || note "SKIPPED debian ${suites[*]}: no glibc 2.17 build"
+else
+  note "SKIPPED debian ${suites[*]}: neither podman nor a docker engine works here"
+fi
+if [ $musl = 1 ]; then
+  if build_musl_rust; then run_musl musl-rust "$musl_rust_bin" "Rust's bundled musl, static"; fi
+  if build_musl_debian; then
+    run_musl musl-debian "$musl_debian_bin" "Debian's musl $(dpkg-query -W -f '${Version}' musl-dev 2>/dev/null), static"
+  fi
+fi
+
+log "done in $((SECONDS - started))s"
+printf '  %s\n' "${summary[@]}" >&2
+exit $failed
