@@ -214,11 +214,26 @@ fn the_main_job_probes_live_and_merges_stored_reports_and_docs() {
             r.origin.display()
         );
     }
+    // Every doc cell names its source, in doc columns and where docs fill run/link columns.
+    for row in &m.rows {
+        for cell in row.cells.values() {
+            if cell.evidence == spawnmatrix::matrix::Evidence::Doc {
+                assert!(
+                    cell.source.is_some(),
+                    "{}: a doc cell without source",
+                    row.id
+                );
+            }
+        }
+    }
     for family in ["macos", "freebsd", "cygwin"] {
         let doc: Vec<_> = m
             .columns
             .iter()
-            .filter(|c| c.family.as_deref() == Some(family))
+            .filter(|c| {
+                c.family.as_deref() == Some(family)
+                    && c.evidence == spawnmatrix::matrix::Evidence::Doc
+            })
             .collect();
         assert!(!doc.is_empty(), "doc columns for {family}");
         for row in &m.rows {

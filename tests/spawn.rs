@@ -794,3 +794,117 @@ fn auto_falls_back_to_clone_vfork_when_clone3_is_refused() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// `std::env::set_var` is safe to call (edition 2021) while another thread spawns: std holds
+/// its environment lock over the spawn. A spawn that passes the live `environ` array to the
+/// child races with the `realloc` a growing environment does, and the child reads freed memory
+/// (`EFAULT` from `execve`, or a corrupt environment).
+#[apply(every_strategy)]
+fn environment_growing_in_another_thread_does_not_break_spawns(strategy: Strategy) {
+    let _g = serial();
+    if !strategy.is_available() {
+        return;
+    }
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut i = 0u32;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                // Adding many new names grows (reallocates) the environ array; removing them
+                // shrinks it again so the test can repeat.
+                std::env::set_var(format!("SPAWNMATRIX_RACE_{}", i % 512), "x");
+                if i % 512 == 511 {
+                    for j in 0..512 {
+                        std::env::remove_var(format!("SPAWNMATRIX_RACE_{j}"));
+                    }
+                }
+                i = i.wrapping_add(1);
+            }
+        })
+    };
+    let mut failures = Vec::new();
+    for _ in 0..150 {
+        match command("/bin/true", strategy).status() {
+            Ok(s) if s.success() => {}
+            other => failures.push(format!("{other:?}")),
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    writer.join().unwrap();
+    for j in 0..512 {
+        std::env::remove_var(format!("SPAWNMATRIX_RACE_{j}"));
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failed: {:?}",
+        failures.len(),
+        &failures[..failures.len().min(5)]
+    );
+    assert_no_children();
+}
+
+/// Many threads spawn at once (each with piped stdout and a mapped fd) while other threads
+/// open and close files: every spawn works, its child sees exactly stdio and its mapped fd,
+/// and no process is left behind.
+#[apply(every_strategy)]
+fn concurrent_spawns_while_other_threads_open_and_close_fds(strategy: Strategy) {
+    let _g = serial();
+    if !strategy.is_available() {
+        return;
+    }
+    cloexec_all_inherited();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let churn: Vec<_> = (0..2)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let files: Vec<fs::File> = (0..8)
+                        .map(|_| fs::File::open("/dev/null").unwrap())
+                        .collect();
+                    drop(files);
+                }
+            })
+        })
+        .collect();
+    let spawners: Vec<_> = (0..4)
+        .map(|_| {
+            std::thread::spawn(move || {
+                for _ in 0..20 {
+                    let mut c = command("/bin/sh", strategy);
+                    // Lists the child's fds (the shell's own script fd aside, none above 2
+                    // except the mapped 7).
+                    c.args(["-c", "ls /proc/self/fd"])
+                        .fd(7, fs::File::open("/dev/null").unwrap())
+                        .stdin(Stdio::null())
+                        .stderr(Stdio::null());
+                    let out = c.output().expect("spawn");
+                    assert!(out.status.success());
+                    let fds: Vec<&[u8]> = out
+                        .stdout
+                        .split(|&b| b == b'\n')
+                        .filter(|l| !l.is_empty())
+                        .collect();
+                    // 0, 1, 2, 7 and the fd `ls` opened for the listing (3).
+                    assert_eq!(
+                        fds,
+                        [&b"0"[..], b"1", b"2", b"3", b"7"],
+                        "{:?}",
+                        OsStr::from_bytes(&out.stdout)
+                    );
+                }
+            })
+        })
+        .collect();
+    let results: Vec<_> = spawners.into_iter().map(|t| t.join()).collect();
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    for t in churn {
+        t.join().unwrap();
+    }
+    assert!(
+        results.iter().all(|r| r.is_ok()),
+        "a spawning thread failed"
+    );
+    assert_no_children();
+}

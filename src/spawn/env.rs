@@ -16,41 +16,27 @@ pub(super) struct EnvChanges {
     pub vars: BTreeMap<OsString, Option<OsString>>,
 }
 
-/// The environment of one spawn.
-pub(super) enum Envp {
-    /// Unchanged: the process environment, read at spawn time.
-    Inherit,
-    /// Built for this spawn: `KEY=VALUE` strings and the null-terminated pointer array.
-    Owned {
-        _strings: Vec<CString>,
-        ptrs: Vec<*const c_char>,
-    },
+/// The environment of one spawn: `KEY=VALUE` strings and the null-terminated pointer array,
+/// owned by the spawn. Never the live `environ` array: a safe `std::env::set_var` in another
+/// thread may `realloc` that array while the child still reads it (std avoids this by holding
+/// its environment lock over the spawn; this crate cannot take that lock, so it copies under it).
+pub(super) struct Envp {
+    _strings: Vec<CString>,
+    ptrs: Vec<*const c_char>,
 }
 
 impl Envp {
     /// The `envp` argument for `execve`.
     pub(super) fn as_ptr(&self) -> *const *const c_char {
-        match self {
-            Envp::Inherit => super::os::environ(),
-            Envp::Owned { ptrs, .. } => ptrs.as_ptr(),
-        }
+        self.ptrs.as_ptr()
     }
 }
 
 impl EnvChanges {
-    /// Whether the child gets the parent's environment as it is.
-    fn unchanged(&self) -> bool {
-        !self.clear && self.vars.is_empty()
-    }
-
     /// The child's environment and, if `want_path`, its `PATH` (`None`: it has none). The
-    /// parent's `PATH` is read only when wanted: most spawns name a path, and the lookup
-    /// takes std's environment lock and allocates.
+    /// parent's environment is copied with `std::env::vars_os`, under std's environment lock,
+    /// so the child's `envp` and the `PATH` searched come from one consistent snapshot.
     pub(super) fn build(&self, want_path: bool) -> io::Result<(Envp, Option<OsString>)> {
-        if self.unchanged() {
-            let path = want_path.then(|| std::env::var_os("PATH")).flatten();
-            return Ok((Envp::Inherit, path));
-        }
         let mut all: BTreeMap<OsString, OsString> = if self.clear {
             BTreeMap::new()
         } else {
@@ -68,9 +54,9 @@ impl EnvChanges {
         }
         let mut ptrs: Vec<*const c_char> = strings.iter().map(|s| s.as_ptr()).collect();
         ptrs.push(std::ptr::null());
-        let path = all.remove(OsStr::new("PATH"));
+        let path = want_path.then(|| all.remove(OsStr::new("PATH"))).flatten();
         Ok((
-            Envp::Owned {
+            Envp {
                 _strings: strings,
                 ptrs,
             },
@@ -115,9 +101,7 @@ mod tests {
     #[case(changes(true, &[]), &[], None)]
     fn built_environment(#[case] c: EnvChanges, #[case] want: &[&str], #[case] path: Option<&str>) {
         let (envp, got_path) = c.build(true).unwrap();
-        let Envp::Owned { _strings, ptrs } = envp else {
-            panic!("expected an owned environment")
-        };
+        let Envp { _strings, ptrs } = envp;
         let got: Vec<&str> = _strings.iter().map(|s| s.to_str().unwrap()).collect();
         assert_eq!(got, want);
         assert_eq!(ptrs.len(), want.len() + 1);

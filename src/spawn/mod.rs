@@ -39,8 +39,10 @@
 //! - **The parent is untouched:** its working directory and signal mask are never changed
 //!   (the directory change happens in the child only; signals are blocked around the clone
 //!   and the old mask restored).
-//! - **Environment.** When it is unchanged, the child gets the process environment as it is at
-//!   spawn time. As with `std`, a concurrent `setenv` from another thread is a data race.
+//! - **Environment.** When it is unchanged, the child gets a copy of the process environment
+//!   taken at spawn time under std's environment lock, so `std::env::set_var` in another thread
+//!   is safe, as with `std`. A `setenv` from C code in another thread is a data race (as with
+//!   `std`).
 //!
 //! # Strategies
 //!

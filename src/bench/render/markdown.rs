@@ -69,7 +69,12 @@ pub fn markdown(m: &Measurement) -> String {
     out.push_str("\n</details>\n\n");
     let checks = targets::evaluate(perf);
     if !checks.is_empty() {
-        let _ = writeln!(out, "Targets for `{}`:\n", targets::SUBJECT);
+        let _ = writeln!(
+            out,
+            "Targets for `{}` (judged on medians; the ratio of minima, which noise hardly \
+             moves, is shown beside):\n",
+            targets::SUBJECT
+        );
         for c in checks {
             let mark = match c.verdict {
                 Verdict::Met => "met",
@@ -100,6 +105,12 @@ pub fn markdown(m: &Measurement) -> String {
             out,
             "\nNoise: the floor's p90 is up to {worst:.2}× its median in this run; a busy \
              machine inflates every figure (spawns wait for a CPU), ratios less so."
+        );
+    }
+    if cfg!(debug_assertions) {
+        out.push_str(
+            "\nThis is a debug build: this crate's own code (the parent side of `raw:*`, all of \
+             `shared:*`) runs unoptimised; build with `--release` to measure.\n",
         );
     }
     for (name, note) in &m.notes {

@@ -12,16 +12,6 @@ pub(in crate::spawn) const NSIG: libc::c_int = 32;
 /// parent instead.
 pub(in crate::spawn) const POSIX_SPAWN_RELATIVE_AFTER_CHDIR: bool = false;
 
-extern "C" {
-    fn _NSGetEnviron() -> *mut *const *const libc::c_char;
-}
-
-/// The process environment block.
-pub(in crate::spawn) fn environ() -> *const *const libc::c_char {
-    // SAFETY: _NSGetEnviron always returns a valid pointer to the environ variable.
-    unsafe { *_NSGetEnviron() }
-}
-
 /// A close-on-exec pipe. macOS has no `pipe2`, so another thread's fork between `pipe` and
 /// `fcntl` could inherit the ends (std has the same window there).
 pub(in crate::spawn) fn pipe_cloexec() -> io::Result<(OwnedFd, OwnedFd)> {

@@ -1,9 +1,8 @@
 //! The few platform facts the spawn code needs, one file per platform family.
 //!
-//! Each provides: `NSIG` (one above the highest signal number), `environ()` (the process
-//! environment block), `pipe_cloexec()` and `POSIX_SPAWN_RELATIVE_AFTER_CHDIR` (whether
-//! `posix_spawn` resolves a relative program path after its chdir file action, observed or
-//! read in its source).
+//! Each provides: `NSIG` (one above the highest signal number), `pipe_cloexec()` and
+//! `POSIX_SPAWN_RELATIVE_AFTER_CHDIR` (whether `posix_spawn` resolves a relative program path
+//! after its chdir file action, observed or read in its source).
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
 mod linux;
@@ -21,6 +20,6 @@ mod apple;
 pub(super) use apple::*;
 
 #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
-mod environ_pipe2;
+mod pipe2;
 #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
-pub(super) use environ_pipe2::*;
+pub(super) use pipe2::*;

@@ -1,21 +1,9 @@
-//! `environ` and `pipe2`, shared by the platforms that have both (Linux, FreeBSD).
+//! `pipe2`, shared by the platforms that have it (Linux, FreeBSD).
 
 use std::io;
 use std::os::fd::{FromRawFd, OwnedFd};
 
 use crate::spawn::error::check;
-
-mod raw {
-    extern "C" {
-        pub(super) static environ: *const *const libc::c_char;
-    }
-}
-
-/// The process environment block.
-pub(in crate::spawn) fn environ() -> *const *const libc::c_char {
-    // SAFETY: reading the pointer; a concurrent setenv is the caller's race, as documented.
-    unsafe { raw::environ }
-}
 
 /// A pipe whose ends are close-on-exec from the start.
 pub(in crate::spawn) fn pipe_cloexec() -> io::Result<(OwnedFd, OwnedFd)> {
