@@ -908,3 +908,22 @@ fn concurrent_spawns_while_other_threads_open_and_close_fds(strategy: Strategy) 
     );
     assert_no_children();
 }
+
+/// `execvp` skips a `PATH` entry too long to make a path of (glibc and musl check the length
+/// before trying it); such an entry must not stop the search with `ENAMETOOLONG`.
+#[apply(every_strategy)]
+fn overlong_path_entry_is_skipped(strategy: Strategy) {
+    let _g = serial();
+    let long = format!("/{}", "x".repeat(5000));
+    let mut c = command("true", strategy);
+    c.env("PATH", format!("{long}:/bin:/usr/bin"));
+    let Some(r) = spawn_or_refused(&mut c, strategy) else {
+        return;
+    };
+    assert!(r
+        .expect("true must be found after the long entry")
+        .wait()
+        .unwrap()
+        .success());
+    assert_no_children();
+}

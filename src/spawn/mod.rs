@@ -25,7 +25,8 @@
 //!   `/bin:/usr/bin` when that environment has no `PATH`; an empty entry means the working
 //!   directory. The search follows `execvp`: `ENOENT`, `ENOTDIR`, `ESTALE`, `ENODEV` and
 //!   `ETIMEDOUT` go on to the next entry, `EACCES` is remembered and reported if nothing else
-//!   is found, any other error stops the search; there is no `/bin/sh` retry on `ENOEXEC`.
+//!   is found, any other error stops the search; there is no `/bin/sh` retry on `ENOEXEC`. An
+//!   entry too long to form a path under `PATH_MAX` is skipped, as `execvp` does.
 //!   Relative `PATH` entries resolve against the child's new working directory. The list of
 //!   candidates is computed in the parent, so every strategy tries the same paths.
 //! - **Signals.** `SIGPIPE` and every signal in `reset_signals` become `SIG_DFL`; caught signals
