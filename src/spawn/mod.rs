@@ -50,6 +50,12 @@
 //! has it, else `clone(CLONE_VM|CLONE_VFORK)`; elsewhere `posix_spawn` when it can express the
 //! request, else `fork`. Forcing a strategy that cannot express a request is an
 //! `ErrorKind::Unsupported` error that names what is missing.
+//!
+//! Two glibc releases' bugs are avoided rather than inherited: before 2.25 glibc's `clone`
+//! wrapper makes a `CLONE_VM` child overwrite the parent thread's PID/TID cache, so
+//! `clone_vfork` is unavailable there; before 2.24 `posix_spawn` reports a failed `execve` as a
+//! child exiting 127, so `posix_spawn` is unavailable there (`Auto` then uses `clone3` or
+//! `fork`).
 
 mod child;
 mod command;
@@ -60,6 +66,15 @@ mod error;
 mod exec_child;
 mod fdplan;
 mod fork;
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod glibc_version;
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+mod glibc_version {
+    /// Not glibc: no old-glibc workaround applies.
+    pub(super) fn older_than(_: u32, _: u32) -> bool {
+        false
+    }
+}
 mod os;
 mod output;
 mod plan;
