@@ -824,7 +824,7 @@ fn environment_growing_in_another_thread_does_not_break_spawns(strategy: Strateg
         })
     };
     let mut failures = Vec::new();
-    for _ in 0..150 {
+    for _ in 0..100 {
         match command("/bin/true", strategy).status() {
             Ok(s) if s.success() => {}
             other => failures.push(format!("{other:?}")),
@@ -906,5 +906,81 @@ fn concurrent_spawns_while_other_threads_open_and_close_fds(strategy: Strategy) 
         results.iter().all(|r| r.is_ok()),
         "a spawning thread failed"
     );
+    assert_no_children();
+}
+
+/// `execvp` skips a `PATH` entry too long to make a path of (glibc and musl check the length
+/// before trying it); such an entry must not stop the search with `ENAMETOOLONG`.
+#[apply(every_strategy)]
+fn overlong_path_entry_is_skipped(strategy: Strategy) {
+    let _g = serial();
+    let long = format!("/{}", "x".repeat(5000));
+    let mut c = command("true", strategy);
+    c.env("PATH", format!("{long}:/bin:/usr/bin"));
+    let Some(r) = spawn_or_refused(&mut c, strategy) else {
+        return;
+    };
+    assert!(r
+        .expect("true must be found after the long entry")
+        .wait()
+        .unwrap()
+        .success());
+    assert_no_children();
+}
+
+/// The fds this process has open.
+fn open_fds() -> Vec<i32> {
+    let mut fds: Vec<i32> = fs::read_dir("/proc/self/fd")
+        .or_else(|_| fs::read_dir("/dev/fd"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .collect();
+    fds.sort_unstable();
+    fds
+}
+
+/// Every way a spawn can fail after its pipes, `/dev/null` and temporary copies were made
+/// leaves the parent's fd table as it was.
+#[apply(every_strategy)]
+fn failed_spawns_leak_no_fd(strategy: Strategy) {
+    let _g = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let regular = file(dir.path(), "regular", "", 0o644);
+    let before = open_fds();
+    for case in 0..6 {
+        let mut c = command("/bin/true", strategy);
+        c.stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let f = fs::File::open(&regular).unwrap();
+        let n = f.as_raw_fd();
+        // A permutation, so temporary copies are made too.
+        c.fd(n + 1, f).fd(n, fs::File::open(&regular).unwrap());
+        match case {
+            0 => {
+                c.current_dir(dir.path().join("missing"));
+            }
+            1 => {
+                c.fd(-1, fs::File::open(&regular).unwrap());
+            }
+            2 => {
+                c.arg("a\0b");
+            }
+            3 => {
+                c.fd(1 << 30, fs::File::open(&regular).unwrap());
+            }
+            4 => {
+                c = command("/nonexistent", strategy);
+                c.stdout(Stdio::piped())
+                    .fd(7, fs::File::open(&regular).unwrap());
+            }
+            _ => {
+                c.process_group(0x3fff_fff0);
+            }
+        }
+        assert!(c.spawn().is_err(), "case {case} must fail");
+        drop(c);
+        assert_eq!(open_fds(), before, "case {case} leaked an fd");
+    }
     assert_no_children();
 }

@@ -28,7 +28,7 @@ pub(super) fn spawn(requested: Strategy, p: &mut Prepared) -> io::Result<(libc::
 /// On Linux: clone3 if the kernel has it, else clone_vfork. Elsewhere: posix_spawn if it can
 /// express the request, else fork.
 fn auto(p: &mut Prepared) -> io::Result<(libc::pid_t, Strategy)> {
-    if clone_backend::CLONE_VFORK_SUPPORTED {
+    if clone_backend::clone_vfork_supported() {
         if clone_backend::clone3_maybe_supported() {
             if let Some(pid) = clone_backend::clone3(p)? {
                 return Ok((pid, Strategy::Clone3));

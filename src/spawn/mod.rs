@@ -25,7 +25,8 @@
 //!   `/bin:/usr/bin` when that environment has no `PATH`; an empty entry means the working
 //!   directory. The search follows `execvp`: `ENOENT`, `ENOTDIR`, `ESTALE`, `ENODEV` and
 //!   `ETIMEDOUT` go on to the next entry, `EACCES` is remembered and reported if nothing else
-//!   is found, any other error stops the search; there is no `/bin/sh` retry on `ENOEXEC`.
+//!   is found, any other error stops the search; there is no `/bin/sh` retry on `ENOEXEC`. An
+//!   entry too long to form a path under `PATH_MAX` is skipped, as `execvp` does.
 //!   Relative `PATH` entries resolve against the child's new working directory. The list of
 //!   candidates is computed in the parent, so every strategy tries the same paths.
 //! - **Signals.** `SIGPIPE` and every signal in `reset_signals` become `SIG_DFL`; caught signals
@@ -50,6 +51,12 @@
 //! has it, else `clone(CLONE_VM|CLONE_VFORK)`; elsewhere `posix_spawn` when it can express the
 //! request, else `fork`. Forcing a strategy that cannot express a request is an
 //! `ErrorKind::Unsupported` error that names what is missing.
+//!
+//! Two glibc releases' bugs are avoided rather than inherited: before 2.25 glibc's `clone`
+//! wrapper makes a `CLONE_VM` child overwrite the parent thread's PID/TID cache, so
+//! `clone_vfork` is unavailable there; before 2.24 `posix_spawn` reports a failed `execve` as a
+//! child exiting 127, so `posix_spawn` is unavailable there (`Auto` then uses `clone3` or
+//! `fork`).
 
 mod child;
 mod command;
@@ -60,6 +67,15 @@ mod error;
 mod exec_child;
 mod fdplan;
 mod fork;
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod glibc_version;
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+mod glibc_version {
+    /// Not glibc: no old-glibc workaround applies.
+    pub(super) fn older_than(_: u32, _: u32) -> bool {
+        false
+    }
+}
 mod os;
 mod output;
 mod plan;

@@ -8,7 +8,9 @@ use super::plan::Prepared;
 use super::strategy::Strategy;
 
 /// No `clone(CLONE_VM|CLONE_VFORK)` here.
-pub(super) const CLONE_VFORK_SUPPORTED: bool = false;
+pub(super) fn clone_vfork_supported() -> bool {
+    false
+}
 
 /// No clone3 here.
 pub(super) fn clone3_supported() -> bool {

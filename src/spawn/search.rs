@@ -9,15 +9,23 @@ use std::os::unix::ffi::OsStrExt;
 /// musl, and what `execvp` uses there).
 pub(super) const DEFAULT_PATH: &[u8] = b"/bin:/usr/bin";
 
+/// The longest file name `execvp` accepts (`NAME_MAX`); a longer one is left to `execve` to
+/// refuse with `ENAMETOOLONG`.
+const NAME_MAX: usize = 255;
+
 /// The paths to try for `program`, in order. A program containing `/` is its only candidate;
-/// a bare name is joined to each `PATH` entry (an empty entry means `.`).
+/// a bare name is joined to each `PATH` entry (an empty entry means `.`). As in `execvp`, an
+/// entry too long to make a path shorter than `PATH_MAX` with the name is skipped, so it
+/// cannot end the search with `ENAMETOOLONG`.
 pub(super) fn candidates(program: &CStr, path: Option<&OsStr>) -> Vec<CString> {
     let prog = program.to_bytes();
     if prog.contains(&b'/') {
         return vec![program.to_owned()];
     }
     let path = path.map_or(DEFAULT_PATH, |p| p.as_bytes());
+    let path_max = usize::try_from(libc::PATH_MAX).unwrap_or(usize::MAX);
     path.split(|&b| b == b':')
+        .filter(|dir| prog.len() > NAME_MAX || dir.len() + 1 + prog.len() < path_max)
         .map(|dir| {
             let dir: &[u8] = if dir.is_empty() { b"." } else { dir };
             let mut full = Vec::with_capacity(dir.len() + 1 + prog.len() + 1);
@@ -96,6 +104,7 @@ mod tests {
     #[case("ls", Some("a::/b/"), &["a/ls", "./ls", "/b/ls"])]
     #[case("./ls", Some("/bin"), &["./ls"])]
     #[case("sub/ls", Some("/bin"), &["sub/ls"])]
+    #[case("ls", Some(&*format!("/{}:/bin", "x".repeat(5000))), &["/bin/ls"])]
     fn candidates_follow_path(
         #[case] prog: &str,
         #[case] path: Option<&str>,

@@ -61,9 +61,10 @@ impl Strategy {
     /// Whether this process can use the strategy at all (a request may still need more).
     pub fn is_available(self) -> bool {
         match self {
-            Strategy::Auto | Strategy::PosixSpawn | Strategy::Fork => true,
+            Strategy::Auto | Strategy::Fork => true,
+            Strategy::PosixSpawn => super::posix::reports_exec_errors(),
             Strategy::Clone3 => clone_backend::clone3_supported(),
-            Strategy::CloneVfork => clone_backend::CLONE_VFORK_SUPPORTED,
+            Strategy::CloneVfork => clone_backend::clone_vfork_supported(),
             Strategy::Vfork => false,
         }
     }

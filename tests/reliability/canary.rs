@@ -16,11 +16,11 @@ use spawnmatrix::fuzz::storm;
 use super::subprocess::isolated;
 
 /// fork, then (in the child) linger with the parent's handlers installed and signals
-/// unblocked, optionally give the child an extra fd 7, then exec. Both are bugs a spawn
+/// unblocked, optionally give the child an extra fd, then exec. Both are bugs a spawn
 /// implementation must not have.
 struct Careless {
     linger: Duration,
-    leak_fd_7: bool,
+    leak_fd: Option<i32>,
 }
 
 impl Spawner for Careless {
@@ -41,8 +41,8 @@ impl Spawner for Careless {
                 libc::nanosleep(&ts, std::ptr::null_mut());
                 libc::dup2(fd0, 0);
                 libc::dup2(fd1, 1);
-                if self.leak_fd_7 {
-                    libc::dup2(fd0, 7);
+                if let Some(fd) = self.leak_fd {
+                    libc::dup2(fd0, fd);
                 }
                 libc::execve(prog.as_ptr(), argv.as_ptr(), envp.as_ptr());
                 libc::_exit(127);
@@ -64,9 +64,12 @@ fn the_load_check_catches_a_leaked_fd() {
         deadline: Duration::from_secs(60),
     };
     let helper = spawnmatrix::child::helper_path().expect("child helper");
+    // A number the parent does not pass on legitimately (cargo may hand down a few fds).
+    let baseline = load::inheritable_fds();
+    let leak_fd = (100..).find(|fd| !baseline.contains(fd));
     let spawner = Careless {
         linger: Duration::ZERO,
-        leak_fd_7: true,
+        leak_fd,
     };
     let report = load::run(&config, Arc::new(spawner), &helper);
     assert_eq!(report.leaks.len(), 10, "{report:#?}");
@@ -83,7 +86,7 @@ fn the_storm_check_catches_a_handler_in_a_child() {
             let helper = spawnmatrix::child::helper_path().expect("child helper");
             let spawner = Careless {
                 linger: Duration::from_millis(5),
-                leak_fd_7: false,
+                leak_fd: None,
             };
             let r = storm::run(Arc::new(spawner), &helper, 100, 2).expect("storm");
             println!("careless fork: {r:?}");

@@ -5,8 +5,10 @@ use std::ffi::c_void;
 use std::io;
 
 use super::vm_child::{self, child_main};
+use crate::spawn::dispatch::unsupported;
 use crate::spawn::error::errno;
 use crate::spawn::plan::Prepared;
+use crate::spawn::strategy::Strategy;
 
 extern "C" fn entry(arg: *mut c_void) -> libc::c_int {
     // SAFETY: `arg` is what `vm_child::spawn` passed to clone.
@@ -15,6 +17,12 @@ extern "C" fn entry(arg: *mut c_void) -> libc::c_int {
 
 /// Spawns with `clone(CLONE_VM|CLONE_VFORK)`.
 pub(in crate::spawn) fn clone_vfork(p: &mut Prepared) -> io::Result<libc::pid_t> {
+    if !super::clone_vfork_supported() {
+        return Err(unsupported(
+            Strategy::CloneVfork,
+            "run: glibc's clone before 2.25 overwrites the parent's PID/TID cache",
+        ));
+    }
     let r = vm_child::spawn(p, true, |stack, arg| {
         let flags = libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD;
         // SAFETY: a private stack, an entry that never returns, and `arg` alive throughout.

@@ -26,8 +26,17 @@ use super::sigs;
 use super::strategy::Strategy;
 use crate::sys::spawn_ext;
 
+/// Whether this libc's `posix_spawn` returns a failed `execve`'s errno (glibc before 2.24
+/// starts a child that exits 127 instead, which this crate never reports as success).
+pub(super) fn reports_exec_errors() -> bool {
+    !super::glibc_version::older_than(2, 24)
+}
+
 /// Why `posix_spawn` cannot express this request here, if it cannot.
 pub(super) fn cannot_express(p: &Prepared) -> Option<&'static str> {
+    if !reports_exec_errors() {
+        return Some("report exec errors (glibc before 2.24 exits the child with 127)");
+    }
     if p.cwd_path.is_some() && spawn_ext::addchdir().is_none() {
         return Some("change directory (no posix_spawn_file_actions_addchdir in this libc)");
     }
