@@ -9,7 +9,9 @@ mod uname;
 
 crate::sys::family_module!(family, linux = "linux/mod.rs");
 
+// Elsewhere only its parser tests use it, so the file reader is unused there.
 #[cfg(any(target_os = "linux", test))]
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 mod os_release;
 
 pub use provenance::{provenance_from_env, ProvenanceError, PROVENANCE_KINDS};
