@@ -8,9 +8,9 @@ use libc::posix_spawnattr_t;
 
 pub use crate::sys::spawn_ext::{AddFdFn, AddPathFn};
 
-#[cfg(any(target_os = "linux", target_os = "freebsd"))]
+#[cfg(any(target_os = "linux", target_os = "freebsd", target_os = "cygwin"))]
 mod sched;
-#[cfg(any(target_os = "linux", target_os = "freebsd"))]
+#[cfg(any(target_os = "linux", target_os = "freebsd", target_os = "cygwin"))]
 pub use sched::set_sched;
 
 #[cfg(target_os = "linux")]
@@ -23,14 +23,14 @@ mod fd_scan;
 #[cfg(not(target_os = "linux"))]
 pub use fd_scan::open_fds;
 
-#[cfg(target_os = "freebsd")]
-mod freebsd_sched;
-#[cfg(target_os = "freebsd")]
-pub use freebsd_sched::SCHED_POLICIES;
+#[cfg(any(target_os = "freebsd", target_os = "cygwin"))]
+mod posix_sched_policies;
+#[cfg(any(target_os = "freebsd", target_os = "cygwin"))]
+pub use posix_sched_policies::SCHED_POLICIES;
 
-#[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
+#[cfg(not(any(target_os = "linux", target_os = "freebsd", target_os = "cygwin")))]
 mod unsupported_sched;
-#[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
+#[cfg(not(any(target_os = "linux", target_os = "freebsd", target_os = "cygwin")))]
 pub use unsupported_sched::{set_sched, SCHED_POLICIES};
 
 /// The spawn functions that not every libc has; `None` when absent here.

@@ -19,7 +19,22 @@ mod apple;
 #[cfg(target_vendor = "apple")]
 pub(super) use apple::*;
 
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+#[cfg(target_os = "cygwin")]
+mod cygwin;
+#[cfg(target_os = "cygwin")]
+pub(super) use cygwin::*;
+
+#[cfg(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd",
+    target_os = "cygwin"
+))]
 mod pipe2;
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+#[cfg(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd",
+    target_os = "cygwin"
+))]
 pub(super) use pipe2::*;

@@ -1,4 +1,4 @@
-//! `pipe2`, shared by the platforms that have it (Linux, FreeBSD).
+//! `pipe2`, shared by the platforms that have it (Linux, FreeBSD, Cygwin).
 
 use std::io;
 use std::os::fd::{FromRawFd, OwnedFd};
