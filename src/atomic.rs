@@ -76,17 +76,50 @@ fn parent(path: &Path) -> &Path {
     }
 }
 
+/// The mode an output gets when the caller names none: the replaced file's, so a rewrite
+/// keeps its permissions, else 0644 like an ordinary new file. (The temporary file starts
+/// as 0600, which would make outputs unreadable to others.)
+fn default_mode(path: &Path) -> u32 {
+    std::fs::metadata(path)
+        .map(|m| m.permissions().mode() & 0o7777)
+        .unwrap_or(0o644)
+}
+
 /// A synced temporary sibling of `path` holding `bytes`, ready to be renamed over it.
 fn stage(path: &Path, bytes: &[u8], mode: Option<u32>) -> io::Result<NamedTempFile> {
     let mut tmp = tempfile::Builder::new()
         .prefix(".spawnmatrix-")
         .tempfile_in(parent(path))?;
     tmp.write_all(bytes)?;
-    if let Some(mode) = mode {
-        // fchmod, so the umask does not apply.
-        tmp.as_file()
-            .set_permissions(Permissions::from_mode(mode))?;
-    }
+    let mode = mode.unwrap_or_else(|| default_mode(path));
+    // fchmod, so the umask does not apply.
+    tmp.as_file()
+        .set_permissions(Permissions::from_mode(mode))?;
     tmp.as_file().sync_all()?;
     Ok(tmp)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use rstest::rstest;
+
+    /// A new output is 0644; a rewritten one keeps the mode it had.
+    #[rstest]
+    #[case(None, 0o644)]
+    #[case(Some(0o600), 0o600)]
+    #[case(Some(0o664), 0o664)]
+    fn outputs_get_an_ordinary_mode(#[case] existing: Option<u32>, #[case] expected: u32) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.json");
+        if let Some(mode) = existing {
+            std::fs::write(&path, b"old").unwrap();
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(mode)).unwrap();
+        }
+        super::write(&path, b"new").unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
+        assert_eq!(mode, expected);
+        assert_eq!(std::fs::read(&path).unwrap(), b"new");
+    }
 }
