@@ -206,6 +206,18 @@ fn the_main_job_probes_live_and_merges_stored_reports_and_docs() {
         .column(&live.platform.key())
         .expect("a column for this machine");
     assert_eq!(live_column.evidence, spawnmatrix::matrix::Evidence::Run);
+    // The default short bench gives this machine's column its perf rows, at both sizes.
+    for size in ["0mib", "256mib"] {
+        let perf = m.rows.iter().find(|r| {
+            r.id.starts_with("perf.shared:auto.")
+                && r.id.ends_with(size)
+                && r.cells.contains_key(&live_column.key)
+        });
+        assert!(
+            perf.is_some(),
+            "a perf.shared:auto row at {size} for this machine"
+        );
+    }
     let stored = spawnmatrix::matrix::load::read_report_dir(Path::new("targets/reports")).unwrap();
     for r in &stored {
         assert!(

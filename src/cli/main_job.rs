@@ -27,10 +27,13 @@ pub struct Args {
     /// Leave out the documented claims.
     #[arg(long)]
     no_docs: bool,
-    /// Also measure spawn cost at these parent sizes (`0,256M`; see `spawnmatrix bench`), so
-    /// this machine's column gets perf rows.
-    #[arg(long, value_name = "SIZES")]
-    bench: Option<String>,
+    /// Parent sizes for the short spawn-cost measurement that gives this machine's column its
+    /// perf rows (50 spawns per method and size; see `spawnmatrix bench` for a full run).
+    #[arg(long, value_name = "SIZES", default_value = "0,256M")]
+    bench: String,
+    /// Leave out the spawn-cost measurement (no perf rows for this machine).
+    #[arg(long)]
+    no_bench: bool,
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -40,11 +43,11 @@ pub fn run(args: Args) -> CliResult {
         host: None,
     });
     let mut live = super::probe::build_report(provenance, true)?;
-    if let Some(sizes) = &args.bench {
+    if !args.no_bench {
         let options = BenchOptions {
-            sizes: bench::parse_sizes(sizes)?,
+            sizes: bench::parse_sizes(&args.bench)?,
             progress: true,
-            ..BenchOptions::default()
+            ..BenchOptions::quick()
         };
         live.perf = Some(bench::run(&options)?);
     }
