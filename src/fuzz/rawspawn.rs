@@ -1,65 +1,13 @@
 //! The `libc` executor: the sequence as real `posix_spawn` file actions and attributes.
 
 use std::io;
-use std::mem::MaybeUninit;
 
 use super::command::{sigset, ChildCommand};
 use super::fixture::Fixture;
 use super::model::{Action, Attrs, OpenMode, Pgroup, Sequence, CREATE_MODE};
 use super::outcome::Outcome;
 use super::sys::Extensions;
-
-/// An initialised `posix_spawn_file_actions_t`, destroyed on drop.
-struct FileActions(Box<MaybeUninit<libc::posix_spawn_file_actions_t>>);
-
-impl FileActions {
-    fn new() -> io::Result<FileActions> {
-        let mut fa = Box::new(MaybeUninit::uninit());
-        // SAFETY: init writes a valid object into the boxed storage.
-        let rc = unsafe { libc::posix_spawn_file_actions_init(fa.as_mut_ptr()) };
-        if rc != 0 {
-            return Err(io::Error::from_raw_os_error(rc));
-        }
-        Ok(FileActions(fa))
-    }
-
-    fn ptr(&mut self) -> *mut libc::posix_spawn_file_actions_t {
-        self.0.as_mut_ptr()
-    }
-}
-
-impl Drop for FileActions {
-    fn drop(&mut self) {
-        // SAFETY: the object was initialised in new() and is destroyed once.
-        unsafe { libc::posix_spawn_file_actions_destroy(self.0.as_mut_ptr()) };
-    }
-}
-
-/// An initialised `posix_spawnattr_t`, destroyed on drop.
-struct SpawnAttr(Box<MaybeUninit<libc::posix_spawnattr_t>>);
-
-impl SpawnAttr {
-    fn new() -> io::Result<SpawnAttr> {
-        let mut a = Box::new(MaybeUninit::uninit());
-        // SAFETY: init writes a valid object into the boxed storage.
-        let rc = unsafe { libc::posix_spawnattr_init(a.as_mut_ptr()) };
-        if rc != 0 {
-            return Err(io::Error::from_raw_os_error(rc));
-        }
-        Ok(SpawnAttr(a))
-    }
-
-    fn ptr(&mut self) -> *mut libc::posix_spawnattr_t {
-        self.0.as_mut_ptr()
-    }
-}
-
-impl Drop for SpawnAttr {
-    fn drop(&mut self) {
-        // SAFETY: the object was initialised in new() and is destroyed once.
-        unsafe { libc::posix_spawnattr_destroy(self.0.as_mut_ptr()) };
-    }
-}
+use crate::sys::spawn_objects::{FileActions, SpawnAttr};
 
 /// Why a spawn attempt stopped before a child existed.
 enum Stop {
@@ -102,27 +50,29 @@ fn add_actions(
                     let p = fx.resolve_c(path)?;
                     let flags = open_flags(*mode, *cloexec);
                     libc::posix_spawn_file_actions_addopen(
-                        fa.ptr(),
+                        fa.as_mut_ptr(),
                         *fd,
                         p.as_ptr(),
                         flags,
                         CREATE_MODE,
                     )
                 }
-                Action::Close { fd } => libc::posix_spawn_file_actions_addclose(fa.ptr(), *fd),
+                Action::Close { fd } => {
+                    libc::posix_spawn_file_actions_addclose(fa.as_mut_ptr(), *fd)
+                }
                 Action::Dup2 { from, to } => {
-                    libc::posix_spawn_file_actions_adddup2(fa.ptr(), *from, *to)
+                    libc::posix_spawn_file_actions_adddup2(fa.as_mut_ptr(), *from, *to)
                 }
                 Action::Chdir { path } => match ext.addchdir {
-                    Some(f) => f(fa.ptr(), fx.resolve_c(path)?.as_ptr()),
+                    Some(f) => f(fa.as_mut_ptr(), fx.resolve_c(path)?.as_ptr()),
                     None => return Err(unsupported("posix_spawn_file_actions_addchdir_np")),
                 },
                 Action::Fchdir { fd } => match ext.addfchdir {
-                    Some(f) => f(fa.ptr(), *fd),
+                    Some(f) => f(fa.as_mut_ptr(), *fd),
                     None => return Err(unsupported("posix_spawn_file_actions_addfchdir_np")),
                 },
                 Action::Closefrom { low } => match ext.addclosefrom {
-                    Some(f) => f(fa.ptr(), *low),
+                    Some(f) => f(fa.as_mut_ptr(), *low),
                     None => return Err(unsupported("posix_spawn_file_actions_addclosefrom_np")),
                 },
             }
@@ -157,16 +107,16 @@ fn set_attrs(attr: &mut SpawnAttr, attrs: &Attrs, ext: &Extensions) -> Result<()
     if let Some(sigs) = &attrs.sigmask {
         flags |= libc::POSIX_SPAWN_SETSIGMASK as libc::c_short;
         let set = sigset(sigs)?;
-        add(unsafe { libc::posix_spawnattr_setsigmask(attr.ptr(), &set) })?;
+        add(unsafe { libc::posix_spawnattr_setsigmask(attr.as_mut_ptr(), &set) })?;
     }
     if let Some(sigs) = &attrs.sigdefault {
         flags |= libc::POSIX_SPAWN_SETSIGDEF as libc::c_short;
         let set = sigset(sigs)?;
-        add(unsafe { libc::posix_spawnattr_setsigdefault(attr.ptr(), &set) })?;
+        add(unsafe { libc::posix_spawnattr_setsigdefault(attr.as_mut_ptr(), &set) })?;
     }
     if let Some(p) = attrs.pgroup {
         flags |= libc::POSIX_SPAWN_SETPGROUP as libc::c_short;
-        add(unsafe { libc::posix_spawnattr_setpgroup(attr.ptr(), pgroup_id(p)) })?;
+        add(unsafe { libc::posix_spawnattr_setpgroup(attr.as_mut_ptr(), pgroup_id(p)) })?;
     }
     if attrs.setsid {
         match ext.setsid_flag {
@@ -174,7 +124,7 @@ fn set_attrs(attr: &mut SpawnAttr, attrs: &Attrs, ext: &Extensions) -> Result<()
             None => return Err(unsupported("POSIX_SPAWN_SETSID")),
         }
     }
-    add(unsafe { libc::posix_spawnattr_setflags(attr.ptr(), flags) })
+    add(unsafe { libc::posix_spawnattr_setflags(attr.as_mut_ptr(), flags) })
 }
 
 /// Starts the child through `posix_spawn`; returns its pid, or the outcome that ended the
@@ -208,8 +158,8 @@ fn try_spawn(
         libc::posix_spawn(
             &mut pid,
             cmd.program().as_ptr(),
-            fa.ptr(),
-            attr.ptr(),
+            fa.as_mut_ptr(),
+            attr.as_mut_ptr(),
             // posix_spawn's prototype says `char *const[]`; it does not write through them.
             cmd.argv().cast(),
             cmd.envp().cast(),

@@ -7,6 +7,7 @@
 //!   comes from (the `libc` crate, or a declaration here citing the system header).
 //! - `linux_kernel` (Linux): `struct clone_args` and the clone3-only flags.
 //! - `musl` (Linux musl): constants the `libc` crate lacks there.
+//! - [`spawn_objects`]: owned file-action and attribute objects for the raw-libc harnesses.
 //! - [`symbols`]: the list of spawn symbols both of the above (and `build.rs`) know about.
 
 pub mod flags;
@@ -15,6 +16,7 @@ pub mod linux_kernel;
 #[cfg(all(target_os = "linux", target_env = "musl"))]
 pub mod musl;
 pub mod spawn_ext;
+pub mod spawn_objects;
 pub mod symbols;
 
 /// Declares module `$name` from the file for this platform family, next to the invoking

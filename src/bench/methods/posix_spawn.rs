@@ -2,7 +2,7 @@
 //! needs (dup2 for stdio, addfchdir_np for the directory).
 
 use std::io;
-use std::mem::MaybeUninit;
+
 use std::os::fd::AsRawFd;
 use std::ptr;
 
@@ -12,6 +12,7 @@ use super::super::BenchError;
 use super::fork::spawn_error;
 use super::{Candidate, Method, Skipped};
 use crate::sys::spawn_ext::{self, AddFdFn};
+use crate::sys::spawn_objects::FileActions;
 
 const NAME: &str = "libc:posix_spawn";
 
@@ -92,36 +93,5 @@ impl Method for PosixSpawn {
             return Err(spawn_error(self, io::Error::from_raw_os_error(rc)));
         }
         reap(NAME, pid)
-    }
-}
-
-/// An initialised `posix_spawn_file_actions_t`, destroyed on drop.
-struct FileActions(Box<MaybeUninit<libc::posix_spawn_file_actions_t>>);
-
-impl FileActions {
-    fn new() -> io::Result<FileActions> {
-        let mut fa = Box::new(MaybeUninit::uninit());
-        // SAFETY: initialises the boxed storage; the return code is checked.
-        let rc = unsafe { libc::posix_spawn_file_actions_init(fa.as_mut_ptr()) };
-        if rc != 0 {
-            return Err(io::Error::from_raw_os_error(rc));
-        }
-        Ok(FileActions(fa))
-    }
-
-    fn as_mut_ptr(&mut self) -> *mut libc::posix_spawn_file_actions_t {
-        self.0.as_mut_ptr()
-    }
-
-    fn adddup2(&mut self, fd: libc::c_int, target: libc::c_int) -> libc::c_int {
-        // SAFETY: initialised in `new`.
-        unsafe { libc::posix_spawn_file_actions_adddup2(self.as_mut_ptr(), fd, target) }
-    }
-}
-
-impl Drop for FileActions {
-    fn drop(&mut self) {
-        // SAFETY: initialised in `new` and destroyed once.
-        unsafe { libc::posix_spawn_file_actions_destroy(self.as_mut_ptr()) };
     }
 }
