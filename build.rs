@@ -11,6 +11,8 @@ mod child;
 mod hash;
 #[path = "build/link_probe.rs"]
 mod link_probe;
+#[path = "build/raw_sigaction.rs"]
+mod raw_sigaction;
 #[path = "src/sys/symbols.rs"]
 mod symbols;
 #[path = "build/target.rs"]
@@ -24,4 +26,5 @@ fn main() {
     child::embed(&target);
     link_probe::probe(&target);
     bench_vfork::build(&target);
+    raw_sigaction::decide(&target);
 }

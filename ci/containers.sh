@@ -2,11 +2,14 @@
 # The libc matrix from scratch, with no image registry: each Debian suite's own glibc in a
 # container built from a debootstrap root, plus two static musl builds run on this host.
 #
-#   ci/containers.sh [--out DIR] [--cache DIR] [--no-musl] [--no-cases] [SUITE...]
+#   ci/containers.sh [--out DIR] [--cache DIR] [--no-musl] [--no-cases]
+#                    [--bench SIZES | --no-bench] [SUITE...]
 #
-# SUITE is a Debian suite (bullseye bookworm trixie sid; default all four). Writes one report
-# per column to DIR (default targets/reports): container-debian-SUITE.json,
-# native-x86_64-linux-musl-rust.json, native-x86_64-linux-musl-debian.json. Debootstrap roots are cached under
+# SUITE is a Debian suite (bullseye bookworm trixie sid; default all four). Each column runs
+# `spawnmatrix probe` with the conformance cases and a short bench at SIZES (default 0,256M)
+# for its perf rows. Writes one report per column to DIR (default targets/reports):
+# container-debian-SUITE.json, native-x86_64-linux-musl-rust.json,
+# native-x86_64-linux-musl-debian.json. Debootstrap roots are cached under
 # $SPAWNMATRIX_CACHE (default /var/cache/spawnmatrix as root, else ~/.cache/spawnmatrix); the
 # mirror comes from this machine's apt sources ($SPAWNMATRIX_MIRROR overrides). Anything that
 # cannot run is skipped with the reason, and the exit status is non-zero if a column failed.
@@ -18,6 +21,7 @@ out=targets/reports
 cache=${SPAWNMATRIX_CACHE:-}
 musl=1
 cases_flag=()
+bench_flag=(--bench 0,256M)
 suites=()
 while [ $# -gt 0 ]; do
   case $1 in
@@ -25,7 +29,9 @@ while [ $# -gt 0 ]; do
     --cache) cache=$2; shift 2 ;;
     --no-musl) musl=0; shift ;;
     --no-cases) cases_flag=(--no-cases); shift ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    --bench) bench_flag=(--bench "$2"); shift 2 ;;
+    --no-bench) bench_flag=(); shift ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     -*) echo "containers.sh: unknown option $1" >&2; exit 2 ;;
     *) suites+=("$1"); shift ;;
   esac
@@ -94,16 +100,20 @@ run_limits() {
 
 # A report is kept only if it parses and names the provenance that was asked for.
 keep_report() { # tmpfile dest kind
-  if python3 - "$1" "$3" "${#cases_flag[@]}" <<'PY'
+  if python3 - "$1" "$3" "${#cases_flag[@]}" "${#bench_flag[@]}" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 p = r["platform"]
 assert p["provenance"]["kind"] == sys.argv[2], p["provenance"]
 assert r.get("cases") or sys.argv[3] != "0", "the report has no conformance cases"
+assert r.get("perf") or sys.argv[4] == "0", "the report has no perf rows"
+auto = [f"{e['ratio_to_floor']:.2f}x@{e['parent_mib']}M"
+        for e in (r.get("perf") or {}).get("entries", []) if e["strategy"] == "shared:auto"]
 libc = p["libc"]
 print(f"  {p.get('os_version') or p['os']}: {libc['name']} {libc.get('version') or '?'}"
       f" | {sum(c['available'] for c in r['capabilities'].values())} of {len(r['capabilities'])} capabilities"
-      f" | {len(r.get('cases', {}))} cases", file=sys.stderr)
+      f" | {len(r.get('cases', {}))} cases"
+      f"{' | shared:auto ' + ' '.join(auto) if auto else ''}", file=sys.stderr)
 PY
   then mv "$1" "$2"; return 0; fi
   return 1
@@ -191,8 +201,8 @@ run_suite() { # suite
   log "$suite: glibc $("${run[@]}" ldd --version 2>/dev/null | head -n1 | awk '{print $NF}')"
   check_helper "debian $suite" "${run[@]}" /w/spawnmatrix-child
   local tmp=$out/.container-debian-$suite.json.tmp
-  log "$suite: probe${cases_flag[*]:+ ${cases_flag[*]}} (with the conformance cases unless --no-cases)"
-  if "${run[@]}" /w/spawnmatrix probe --json "${cases_flag[@]}" --provenance container \
+  log "$suite: probe ${cases_flag[*]} ${bench_flag[*]} (the conformance cases unless --no-cases)"
+  if "${run[@]}" /w/spawnmatrix probe --json "${cases_flag[@]}" "${bench_flag[@]}" --provenance container \
       --image "spawnmatrix/debian:$suite" --host "$(hostname) via ${engine[0]}" >"$tmp" 2>"$tmp.err" \
       && keep_report "$tmp" "$out/container-debian-$suite.json" container; then
     note "debian $suite: report written in $((SECONDS - t0))s -> $out/container-debian-$suite.json"
@@ -240,7 +250,7 @@ run_musl() { # name binary description
   local tmp=$out/.native-$name.json.tmp
   log "$name: probe on this host ($desc)"
   local dest=$out/native-x86_64-linux-$name.json
-  if "$bin" probe --json "${cases_flag[@]}" --provenance native \
+  if "$bin" probe --json "${cases_flag[@]}" "${bench_flag[@]}" --provenance native \
       --host "$(. /etc/os-release && echo "$PRETTY_NAME") build machine; $desc" >"$tmp" 2>"$tmp.err" \
       && keep_report "$tmp" "$dest" native; then
     note "$name: report written in $((SECONDS - t0))s -> $dest"

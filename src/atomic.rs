@@ -19,9 +19,21 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// Like [`write`], but the file has Unix permission bits `mode` before it appears, so nobody
 /// sees it with other permissions (an executable is never seen unexecutable).
 pub fn write_with_mode(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
-    stage(path, bytes, Some(mode))?
-        .persist(path)
-        .map_err(|e| e.error)?;
+    write_with_mode_checked(path, bytes, mode, |_| Ok(()))
+}
+
+/// Like [`write_with_mode`], but `check` first runs on the staged file, closed, at its
+/// temporary path; an error from it leaves `path` as it was. (The installer of executables
+/// waits there until the new file can be executed.)
+pub fn write_with_mode_checked(
+    path: &Path,
+    bytes: &[u8],
+    mode: u32,
+    check: impl FnOnce(&Path) -> io::Result<()>,
+) -> io::Result<()> {
+    let staged = stage(path, bytes, Some(mode))?.into_temp_path();
+    check(&staged)?;
+    staged.persist(path).map_err(|e| e.error)?;
     Ok(())
 }
 

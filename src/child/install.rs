@@ -6,9 +6,10 @@
 //! `<cache>` is `$XDG_CACHE_HOME`, else `$HOME/.cache`; if that cannot be written (or neither
 //! is set), a private per-user folder in the temporary directory.
 //!
-//! Known limit: while the very first install of a program is being written, a child forked
-//! by another thread holds the write fd until its exec; an exec of the new file in that
-//! window fails with ETXTBSY. Later runs find the file in place and write nothing.
+//! A child that another thread forks while the new file is open for writing inherits the
+//! write fd until it execs, and meanwhile an exec of the file fails with ETXTBSY. So the file
+//! is renamed into place only once it has been executed successfully: whoever finds it there,
+//! in this process or another, can run it.
 
 use std::ffi::OsString;
 use std::fs::{self, DirBuilder};
@@ -16,6 +17,7 @@ use std::io;
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// One program embedded by the build script.
 pub(super) struct Program {
@@ -106,9 +108,34 @@ fn install_in(root: &Path, program: &Program) -> io::Result<PathBuf> {
         .mode(0o755)
         .create(&dir)
         .map_err(|e| with_path(e, "creating", &dir))?;
-    crate::atomic::write_with_mode(&path, program.bytes, 0o755)
+    crate::atomic::write_with_mode_checked(&path, program.bytes, 0o755, wait_executable)
         .map_err(|e| with_path(e, "writing", &path))?;
     Ok(path)
+}
+
+/// How long an install waits for other threads' children to exec and drop the write fd.
+const EXEC_WAIT: Duration = Duration::from_secs(10);
+
+/// Runs the program at `path` (no arguments, no input, output discarded; its exit status
+/// does not matter) until the exec succeeds, retrying while it fails with ETXTBSY.
+fn wait_executable(path: &Path) -> io::Result<()> {
+    let deadline = Instant::now() + EXEC_WAIT;
+    let mut pause = Duration::from_millis(1);
+    loop {
+        let run = std::process::Command::new(path)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status();
+        match run {
+            Ok(_) => return Ok(()),
+            Err(e) if e.raw_os_error() == Some(libc::ETXTBSY) && Instant::now() < deadline => {
+                std::thread::sleep(pause);
+                pause = (pause * 2).min(Duration::from_millis(50));
+            }
+            Err(e) => return Err(io::Error::new(e.kind(), format!("running it once: {e}"))),
+        }
+    }
 }
 
 /// `$XDG_CACHE_HOME` or `$HOME/.cache` when set, then `<tmp>/spawnmatrix-<uid>`.
@@ -165,8 +192,6 @@ mod tests {
         assert_eq!(path, root.path().join("spawnmatrix/prog-0123/prog"));
         let mode = std::fs::metadata(&path).unwrap().permissions().mode();
         assert_eq!(mode & 0o777, 0o755);
-        // Not executed here: other test threads forking meanwhile could hold the write fd
-        // (the ETXTBSY window above); tests/child_helper.rs executes the real programs.
         assert_eq!(std::fs::read(&path).unwrap(), PROGRAM.bytes);
         let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
         assert_eq!(install_in(root.path(), &PROGRAM).unwrap(), path);
@@ -174,6 +199,32 @@ mod tests {
             std::fs::metadata(&path).unwrap().modified().unwrap(),
             modified
         );
+    }
+
+    /// Other threads fork and exec all the time; a freshly installed program still runs at
+    /// once. (Renaming before the first successful exec gave ETXTBSY here.)
+    #[test]
+    fn a_new_install_runs_at_once_while_other_threads_fork() {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let stop = AtomicBool::new(false);
+        std::thread::scope(|s| {
+            for _ in 0..2 {
+                s.spawn(|| {
+                    while !stop.load(Ordering::Relaxed) {
+                        let _ = std::process::Command::new("/bin/true").status();
+                    }
+                });
+            }
+            let outcome = (0..20).try_for_each(|_| {
+                let root = tempfile::tempdir()?;
+                let path = install_in(root.path(), &PROGRAM)?;
+                let status = std::process::Command::new(&path).status()?;
+                assert_eq!(status.code(), Some(3));
+                Ok::<(), std::io::Error>(())
+            });
+            stop.store(true, Ordering::Relaxed);
+            outcome.unwrap();
+        });
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use spawnmatrix::bench::{self, BenchOptions, Preset, DEFAULT_SIZES};
+use spawnmatrix::report::Perf;
 
 use super::CliResult;
 
@@ -55,6 +56,17 @@ pub fn run(args: Args) -> CliResult {
     }
     print!("{}", if args.json { &json } else { &markdown });
     Ok(ExitCode::SUCCESS)
+}
+
+/// The short run that gives a report its perf rows (`probe --bench`, the main job):
+/// [`BenchOptions::quick`] at `sizes`, with progress on stderr.
+pub(super) fn short(sizes: &str) -> Result<Perf, Box<dyn std::error::Error>> {
+    let options = BenchOptions {
+        sizes: bench::parse_sizes(sizes)?,
+        progress: true,
+        ..BenchOptions::quick()
+    };
+    Ok(bench::run(&options)?)
 }
 
 fn write_outputs(dir: &Path, preset: Preset, json: &str, md: &str, svg: &str) -> CliResult {

@@ -7,7 +7,6 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use spawnmatrix::bench::{self, BenchOptions};
 use spawnmatrix::matrix::cases::CaseIndex;
 use spawnmatrix::matrix::docs::Docs;
 use spawnmatrix::matrix::load::{self, SourcedReport};
@@ -44,12 +43,7 @@ pub fn run(args: Args) -> CliResult {
     });
     let mut live = super::probe::build_report(provenance, true)?;
     if !args.no_bench {
-        let options = BenchOptions {
-            sizes: bench::parse_sizes(&args.bench)?,
-            progress: true,
-            ..BenchOptions::quick()
-        };
-        live.perf = Some(bench::run(&options)?);
+        live.perf = Some(super::bench::short(&args.bench)?);
     }
     let live_json = serde_json::to_string_pretty(&live)? + "\n";
     let mut reports = load::read_report_dir(&args.targets.join("reports"))?;

@@ -34,11 +34,18 @@ pub struct Args {
     /// Leave the conformance cases out of the JSON report (they take seconds).
     #[arg(long)]
     no_cases: bool,
+    /// Also measure spawn cost at these parent sizes (`0,256M`; 50 spawns per method and
+    /// size) and put the perf rows in the report, as the main job does for this machine.
+    #[arg(long, value_name = "SIZES")]
+    bench: Option<String>,
 }
 
 pub fn run(args: Args) -> CliResult {
     let with_cases = (args.json || args.out.is_some()) && !args.no_cases;
-    let report = build_report(provenance_of(&args)?, with_cases)?;
+    let mut report = build_report(provenance_of(&args)?, with_cases)?;
+    if let Some(sizes) = &args.bench {
+        report.perf = Some(super::bench::short(sizes)?);
+    }
     let json = serde_json::to_string_pretty(&report)? + "\n";
     if let Some(path) = &args.out {
         atomic::write(path, json.as_bytes())
@@ -125,6 +132,16 @@ fn summary(report: &Report) -> String {
             let _ = write!(out, "  ({note})");
         }
         out.push('\n');
+    }
+    if let Some(perf) = &report.perf {
+        let _ = writeln!(out, "\nspawn cost (median, ratio to {})", perf.floor);
+        for e in &perf.entries {
+            let _ = writeln!(
+                out,
+                "{:width$}  {:>6} MiB  {:>9.1} us  {:.2}x",
+                e.strategy, e.parent_mib, e.median_us, e.ratio_to_floor
+            );
+        }
     }
     out
 }

@@ -121,9 +121,8 @@ pub struct Options {
 }
 
 impl Options {
-    /// The current executable as runner. Installs the child helper first, once, before any
-    /// runner starts: runners installing it at the same time could exec the file while
-    /// another still holds it open for writing (ETXTBSY, seen on a fresh machine).
+    /// The current executable as runner. Installs the child helper first, once, so the
+    /// runners find it in place instead of each writing a copy.
     pub fn current() -> std::io::Result<Options> {
         crate::child::helper_path()?;
         Ok(Options {

@@ -28,6 +28,12 @@ pub fn perf_row(strategy: &str, parent_mib: u64) -> String {
     format!("perf.{strategy}.ratio_to_floor.{parent_mib}mib")
 }
 
+/// How a strategy's cost grows with the parent: its median at `parent_mib` over its median
+/// with no ballast (1.0 when the cost does not depend on the parent's size).
+pub fn growth_row(strategy: &str, parent_mib: u64) -> String {
+    format!("perf.{strategy}.growth.{parent_mib}mib")
+}
+
 /// The case id of a `cases.<case-id>.<subject>` row.
 pub fn case_of(row: &str) -> Option<&str> {
     let rest = row.strip_prefix("cases.")?;
@@ -87,7 +93,7 @@ fn case_cell(result: &CaseResult, evidence: Evidence) -> Cell {
 }
 
 fn perf_cells(perf: &Perf, evidence: Evidence) -> impl Iterator<Item = (String, Cell)> + '_ {
-    perf.entries.iter().map(move |e| {
+    let ratios = perf.entries.iter().map(move |e| {
         let note = format!(
             "median {:.1} µs (min {:.1}, p90 {:.1}) over {} spawns; floor: {}",
             e.median_us, e.min_us, e.p90_us, perf.iterations, perf.floor
@@ -97,7 +103,32 @@ fn perf_cells(perf: &Perf, evidence: Evidence) -> impl Iterator<Item = (String, 
             ..Cell::new(Value::Number(e.ratio_to_floor), evidence)
         };
         (perf_row(&e.strategy, e.parent_mib), cell)
-    })
+    });
+    ratios.chain(growth_cells(perf, evidence))
+}
+
+/// For each strategy measured with no ballast, its cost at every larger parent size over
+/// that cost: the rows that say whether a spawn path copies the parent's page tables.
+fn growth_cells(perf: &Perf, evidence: Evidence) -> impl Iterator<Item = (String, Cell)> + '_ {
+    perf.entries
+        .iter()
+        .filter(|e| e.parent_mib > 0)
+        .filter_map(move |e| {
+            let base = perf
+                .entries
+                .iter()
+                .find(|b| b.strategy == e.strategy && b.parent_mib == 0)
+                .filter(|b| b.median_us > 0.0)?;
+            let note = format!(
+                "median {:.1} µs at {} MiB over {:.1} µs with no ballast, same run",
+                e.median_us, e.parent_mib, base.median_us
+            );
+            let cell = Cell {
+                note: Some(note),
+                ..Cell::new(Value::Number(e.median_us / base.median_us), evidence)
+            };
+            Some((growth_row(&e.strategy, e.parent_mib), cell))
+        })
 }
 
 /// Every cell a report contributes to its column, by row id.
@@ -166,8 +197,55 @@ mod tests {
     #[case("cases.exec-enoent.libc", "cases.exec")]
     #[case("cases.fchdir-add-negative-fd.shared", "cases.fchdir")]
     #[case("perf.raw:clone_vfork.ratio_to_floor.0mib", "perf")]
+    #[case("perf.libc:posix_spawn.growth.4096mib", "perf")]
     fn groups_without_case_files(#[case] row: &str, #[case] group: &str) {
         assert_eq!(group_of(row, &CaseIndex::default()), group);
+    }
+
+    fn entry(strategy: &str, parent_mib: u64, median_us: f64) -> crate::report::PerfEntry {
+        crate::report::PerfEntry {
+            strategy: strategy.to_string(),
+            parent_mib,
+            min_us: median_us,
+            median_us,
+            p90_us: median_us,
+            ratio_to_floor: 1.0,
+        }
+    }
+
+    /// Growth is each strategy's own median at a size over its median at 0; a strategy with
+    /// no 0 MiB entry (or a zero median there) gets no growth row.
+    #[rstest]
+    #[case("libc:posix_spawn.growth.4096mib", Some(1.1))]
+    #[case("raw:fork.growth.256mib", Some(50.0))]
+    #[case("raw:fork.growth.4096mib", Some(1000.0))]
+    #[case("std:plain.growth.4096mib", None)]
+    #[case("shared:auto.growth.4096mib", None)]
+    fn growth_rows(#[case] row: &str, #[case] expected: Option<f64>) {
+        let perf = Perf {
+            floor: "raw:clone_vfork".into(),
+            iterations: 50,
+            entries: vec![
+                entry("libc:posix_spawn", 0, 100.0),
+                entry("libc:posix_spawn", 4096, 110.0),
+                entry("raw:fork", 0, 200.0),
+                entry("raw:fork", 256, 10_000.0),
+                entry("raw:fork", 4096, 200_000.0),
+                entry("std:plain", 4096, 120.0),
+                entry("shared:auto", 0, 0.0),
+                entry("shared:auto", 4096, 90.0),
+            ],
+        };
+        let cells: BTreeMap<String, Cell> = growth_cells(&perf, Evidence::Run).collect();
+        let got = cells.get(&format!("perf.{row}")).map(|c| match c.value {
+            Value::Number(n) => n,
+            ref other => panic!("{row}: not a number: {other:?}"),
+        });
+        match (got, expected) {
+            (Some(g), Some(e)) => assert!((g - e).abs() < 1e-9, "{row}: {g} != {e}"),
+            (g, e) => assert_eq!(g.is_some(), e.is_some(), "{row}: {g:?}"),
+        }
+        assert_eq!(cells.len(), 3, "{:?}", cells.keys().collect::<Vec<_>>());
     }
 
     #[rstest]

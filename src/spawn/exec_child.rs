@@ -43,8 +43,6 @@ pub(super) struct ChildView {
     pub reset_handlers: bool,
     /// The child's signal mask.
     pub mask: *const libc::sigset_t,
-    /// `SIG_DFL` with an empty mask, prepared by the parent.
-    pub dfl: *const libc::sigaction,
 }
 
 /// Prepares the child and execs. Returns only on failure, with the errno to report.
@@ -88,14 +86,15 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
         }
     }
     if v.reset_handlers {
-        let e = reset_caught_signals(v.dfl);
+        let e = reset_caught_signals();
         if e != 0 {
             return e;
         }
     }
     for &sig in slice(v.default_signals, v.default_signals_len) {
-        if libc::sigaction(sig, v.dfl, ptr::null_mut()) == -1 {
-            return errno();
+        let e = os::set_default(sig);
+        if e != 0 {
+            return e;
         }
     }
     if libc::sigprocmask(libc::SIG_SETMASK, v.mask, ptr::null_mut()) == -1 {
@@ -113,18 +112,14 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
 
 /// Sets every caught signal to `SIG_DFL`, so no parent handler can run in the child once the
 /// mask is lifted. Ignored signals stay ignored. Returns 0 or an errno.
-unsafe fn reset_caught_signals(dfl: *const libc::sigaction) -> libc::c_int {
+unsafe fn reset_caught_signals() -> libc::c_int {
     for sig in 1..os::NSIG {
-        let mut old: libc::sigaction = std::mem::zeroed();
-        // Numbers the libc reserves for itself fail here; they have no user handler.
-        if libc::sigaction(sig, ptr::null(), &mut old) == -1 {
-            continue;
-        }
-        if old.sa_sigaction != libc::SIG_DFL
-            && old.sa_sigaction != libc::SIG_IGN
-            && libc::sigaction(sig, dfl, ptr::null_mut()) == -1
-        {
-            return errno();
+        // A number that cannot be queried (one a libc reserves) has no user handler.
+        if os::has_handler(sig) == Some(true) {
+            let e = os::set_default(sig);
+            if e != 0 {
+                return e;
+            }
         }
     }
     0

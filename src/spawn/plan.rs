@@ -43,7 +43,6 @@ pub(super) struct Prepared {
     pub mask: Option<libc::sigset_t>,
     /// `SIGPIPE` and the signals asked to be reset.
     pub default_signals: Vec<libc::c_int>,
-    dfl: libc::sigaction,
     /// Fds made for this spawn whose other ends the parent keeps; closed after the spawn.
     _child_ends: Vec<OwnedFd>,
 }
@@ -100,7 +99,6 @@ impl Prepared {
                 pgid: cmd.pgid,
                 mask,
                 default_signals,
-                dfl: sig_dfl(),
                 _child_ends: fd_setup.child_ends,
             },
             fd_setup.parent,
@@ -129,7 +127,6 @@ impl Prepared {
             default_signals_len: self.default_signals.len(),
             reset_handlers,
             mask,
-            dfl: &self.dfl,
         }
     }
 
@@ -200,12 +197,6 @@ fn null_terminated(strings: &[CString]) -> Vec<*const c_char> {
     v.extend(strings.iter().map(|s| s.as_ptr()));
     v.push(std::ptr::null());
     v
-}
-
-/// A `sigaction` that sets `SIG_DFL` with an empty mask and no flags.
-fn sig_dfl() -> libc::sigaction {
-    // SAFETY: an all-zero sigaction is valid: handler SIG_DFL (0), empty mask, no flags.
-    unsafe { std::mem::zeroed() }
 }
 
 /// The program path made absolute against `cwd` (itself made absolute against the parent's

@@ -1,5 +1,5 @@
 //! `clone(CLONE_VM|CLONE_VFORK)`: the parent sleeps until the child execs or exits; the child
-//! resets caught signals itself (one `sigaction` query per signal).
+//! resets caught signals itself (one `rt_sigaction` query per signal).
 
 use std::ffi::c_void;
 use std::io;

@@ -38,3 +38,16 @@ mod pipe2;
     target_os = "cygwin"
 ))]
 pub(super) use pipe2::*;
+
+// `has_handler(sig)` and `set_default(sig)` for the child: the raw system call where a
+// `CLONE_VM` child may run them (the build script decides; see `build/raw_sigaction.rs`),
+// else libc `sigaction`.
+#[cfg(spawnmatrix_raw_sigaction)]
+mod sigaction_raw;
+#[cfg(spawnmatrix_raw_sigaction)]
+pub(super) use sigaction_raw::*;
+
+#[cfg(not(spawnmatrix_raw_sigaction))]
+mod sigaction_libc;
+#[cfg(not(spawnmatrix_raw_sigaction))]
+pub(super) use sigaction_libc::*;
