@@ -8,12 +8,7 @@ use super::error::InputError;
 
 /// `s` as a C string; a NUL byte is `InvalidInput` naming `what` (built only on error).
 pub(super) fn c_string(s: &OsStr, what: impl FnOnce() -> String) -> io::Result<CString> {
-    c_bytes(s.as_bytes().to_vec(), what)
-}
-
-/// `bytes` as a C string, as [`c_string`] does.
-pub(super) fn c_bytes(bytes: Vec<u8>, what: impl FnOnce() -> String) -> io::Result<CString> {
-    CString::new(bytes).map_err(|_| InputError::Nul { what: what() }.into())
+    CString::new(s.as_bytes()).map_err(|_| InputError::Nul { what: what() }.into())
 }
 
 #[cfg(test)]
