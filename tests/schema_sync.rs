@@ -63,6 +63,7 @@ fn full_report() -> Report {
         perf: Some(Perf {
             floor: String::from("vfork"),
             iterations: 10,
+            pinned_cpu: Some(1),
             entries: vec![PerfEntry {
                 strategy: String::from("auto"),
                 parent_mib: 0,

@@ -47,6 +47,9 @@ pub enum BenchError {
     /// The plot could not be drawn.
     #[error("could not draw the plot: {0}")]
     Render(String),
+    /// Pinning the measuring thread to one CPU failed.
+    #[error("could not pin the benchmark to one CPU (--no-pin measures without)")]
+    Pin(#[source] io::Error),
     /// CLOCK_MONOTONIC could not be read.
     #[error("could not read CLOCK_MONOTONIC")]
     Clock(#[source] io::Error),

@@ -14,6 +14,7 @@ use std::path::PathBuf;
 
 use crate::report::{Perf, PerfEntry};
 
+mod affinity;
 mod ballast;
 mod clock;
 mod error;
@@ -63,6 +64,8 @@ pub struct BenchOptions {
     pub true_program: Option<PathBuf>,
     /// Progress lines on stderr.
     pub progress: bool,
+    /// Pin the measuring thread, and so its children, to one CPU (see `affinity`).
+    pub pin: bool,
 }
 
 impl Default for BenchOptions {
@@ -75,6 +78,7 @@ impl Default for BenchOptions {
             methods: None,
             true_program: None,
             progress: false,
+            pin: true,
         }
     }
 }
@@ -135,6 +139,10 @@ pub fn measure(options: &BenchOptions) -> Result<Measurement, BenchError> {
         skipped,
     } = select(&workload, options.methods.as_deref())?;
     let floor = methods[0].name();
+    let pin = match options.pin {
+        true => affinity::Pin::to_one_cpu().map_err(BenchError::Pin)?,
+        false => None,
+    };
     let mut progress = Progress::new(options.progress);
     let started_at = crate::report::now_rfc3339();
     let load_before = load_average();
@@ -165,10 +173,13 @@ pub fn measure(options: &BenchOptions) -> Result<Measurement, BenchError> {
         drop(ballast);
         entries.extend(entries_for(&methods, &samples, size)?);
     }
+    let pinned_cpu = pin.as_ref().and_then(|p| u32::try_from(p.cpu()).ok());
+    drop(pin);
     Ok(Measurement {
         perf: Perf {
             floor: floor.to_string(),
             iterations: options.iterations,
+            pinned_cpu,
             entries,
         },
         preset: options.preset,

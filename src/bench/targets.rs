@@ -159,6 +159,7 @@ mod tests {
         Perf {
             floor: "raw:clone_vfork".to_string(),
             iterations: 1,
+            pinned_cpu: None,
             entries,
         }
     }

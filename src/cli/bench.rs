@@ -36,6 +36,10 @@ pub struct Args {
     /// No progress lines on stderr.
     #[arg(long)]
     quiet: bool,
+    /// Let the scheduler place the benchmark and its children on any CPU (by default they
+    /// share one, which makes repeated runs agree; see ARCHITECTURE.md, bench).
+    #[arg(long)]
+    no_pin: bool,
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -47,6 +51,7 @@ pub fn run(args: Args) -> CliResult {
         methods: args.methods,
         true_program: None,
         progress: !args.quiet,
+        pin: !args.no_pin,
     };
     let m = bench::measure(&options)?;
     let json = serde_json::to_string_pretty(&m.perf)? + "\n";

@@ -94,8 +94,9 @@ fn case_cell(result: &CaseResult, evidence: Evidence) -> Cell {
 
 fn perf_cells(perf: &Perf, evidence: Evidence) -> impl Iterator<Item = (String, Cell)> + '_ {
     let ratios = perf.entries.iter().map(move |e| {
+        let pinned = perf.pinned_cpu.map_or("", |_| "; pinned to one CPU");
         let note = format!(
-            "median {:.1} µs (min {:.1}, p90 {:.1}) over {} spawns; floor: {}",
+            "median {:.1} µs (min {:.1}, p90 {:.1}) over {} spawns; floor: {}{pinned}",
             e.median_us, e.min_us, e.p90_us, perf.iterations, perf.floor
         );
         let cell = Cell {
@@ -225,6 +226,7 @@ mod tests {
         let perf = Perf {
             floor: "raw:clone_vfork".into(),
             iterations: 50,
+            pinned_cpu: None,
             entries: vec![
                 entry("libc:posix_spawn", 0, 100.0),
                 entry("libc:posix_spawn", 4096, 110.0),

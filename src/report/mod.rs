@@ -151,6 +151,10 @@ pub struct Perf {
     /// The strategy every ratio is divided by (the fastest raw method measured in the run).
     pub floor: String,
     pub iterations: u32,
+    /// The one CPU the measuring thread and its children were pinned to; absent when the
+    /// run was not pinned.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pinned_cpu: Option<u32>,
     pub entries: Vec<PerfEntry>,
 }
 

@@ -88,11 +88,15 @@ pub fn markdown(m: &Measurement) -> String {
     let load = |l: Option<f64>| l.map_or("unknown".to_string(), |l| format!("{l:.2}"));
     let _ = writeln!(
         out,
-        "Started {}; load average (1 min) {} before, {} after, on {} CPUs.",
+        "Started {}; load average (1 min) {} before, {} after, on {} CPUs; {}.",
         m.started_at,
         load(m.load_before),
         load(m.load_after),
-        std::thread::available_parallelism().map_or(0, |n| n.get())
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        perf.pinned_cpu
+            .map_or("not pinned".to_string(), |cpu| format!(
+                "the benchmark and its children pinned to CPU {cpu}"
+            ))
     );
     if let Some(worst) = perf
         .entries

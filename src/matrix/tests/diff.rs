@@ -119,6 +119,7 @@ fn perf_changes_are_never_regressions(
         r.perf = Some(crate::report::Perf {
             floor: String::from("vfork"),
             iterations: 10,
+            pinned_cpu: None,
             entries: vec![crate::report::PerfEntry {
                 strategy: String::from("auto"),
                 parent_mib: 0,
