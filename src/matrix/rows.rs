@@ -56,7 +56,9 @@ pub fn group(id: &str, cases: &CaseIndex) -> ((u8, usize), Group) {
         "kernel" => ((2, 0), String::from("Kernel features")),
         "perf" => (
             (4, 0),
-            String::from("Spawn cost (ratio to the fastest raw method)"),
+            String::from(
+                "Spawn cost (ratio to the fastest raw method; growth: cost at N MiB over cost at 0)",
+            ),
         ),
         other => match other.strip_prefix("cases.") {
             Some(area) => (
