@@ -7,6 +7,8 @@ use std::mem::MaybeUninit;
 use std::os::raw::c_int;
 use std::ptr;
 
+use crate::sys::check_rc;
+
 /// Highest signal number probed; sigaction rejects numbers the platform does not have.
 const MAX_SIGNAL: c_int = 128;
 
@@ -41,10 +43,11 @@ impl BlockAll {
             if libc::sigfillset(all.as_mut_ptr()) != 0 {
                 return Err(io::Error::last_os_error());
             }
-            let rc = libc::pthread_sigmask(libc::SIG_SETMASK, all.as_ptr(), old.as_mut_ptr());
-            if rc != 0 {
-                return Err(io::Error::from_raw_os_error(rc));
-            }
+            check_rc(libc::pthread_sigmask(
+                libc::SIG_SETMASK,
+                all.as_ptr(),
+                old.as_mut_ptr(),
+            ))?;
             Ok(BlockAll {
                 old: old.assume_init(),
             })

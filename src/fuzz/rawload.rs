@@ -7,6 +7,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use super::load::{Ended, Pipes, Running, Spawner};
+use crate::sys::check_rc;
+use crate::sys::spawn_objects::FileActions;
 
 /// Starts the program through the libc's `posix_spawn`, stdin and stdout from the pipes.
 pub struct RawPosixSpawn;
@@ -29,14 +31,6 @@ impl Running for RawChild {
     }
 }
 
-fn check(rc: libc::c_int) -> io::Result<()> {
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::from_raw_os_error(rc))
-    }
-}
-
 impl Spawner for RawPosixSpawn {
     fn start(&self, program: &Path, pipes: Pipes) -> io::Result<Box<dyn Running>> {
         let prog = CString::new(program.as_os_str().as_bytes())
@@ -44,34 +38,21 @@ impl Spawner for RawPosixSpawn {
         let argv = [prog.as_ptr() as *mut libc::c_char, std::ptr::null_mut()];
         let envp: [*mut libc::c_char; 1] = [std::ptr::null_mut()];
         let mut pid: libc::pid_t = -1;
-        // SAFETY: the actions object is initialised before use and destroyed on every path;
-        // argv and envp are NULL-terminated and outlive the call.
-        unsafe {
-            let mut fa: libc::posix_spawn_file_actions_t = std::mem::zeroed();
-            check(libc::posix_spawn_file_actions_init(&mut fa))?;
-            let rc = (|| {
-                check(libc::posix_spawn_file_actions_adddup2(
-                    &mut fa,
-                    pipes.stdin.as_raw_fd(),
-                    0,
-                ))?;
-                check(libc::posix_spawn_file_actions_adddup2(
-                    &mut fa,
-                    pipes.stdout.as_raw_fd(),
-                    1,
-                ))?;
-                check(libc::posix_spawn(
-                    &mut pid,
-                    prog.as_ptr(),
-                    &fa,
-                    std::ptr::null(),
-                    argv.as_ptr(),
-                    envp.as_ptr(),
-                ))
-            })();
-            libc::posix_spawn_file_actions_destroy(&mut fa);
-            rc?;
-        }
+        let mut fa = FileActions::new()?;
+        check_rc(fa.adddup2(pipes.stdin.as_raw_fd(), 0))?;
+        check_rc(fa.adddup2(pipes.stdout.as_raw_fd(), 1))?;
+        // SAFETY: an initialised actions object; argv and envp are NULL-terminated and
+        // outlive the call.
+        check_rc(unsafe {
+            libc::posix_spawn(
+                &mut pid,
+                prog.as_ptr(),
+                fa.as_ptr(),
+                std::ptr::null(),
+                argv.as_ptr(),
+                envp.as_ptr(),
+            )
+        })?;
         drop(pipes);
         Ok(Box::new(RawChild(pid)))
     }

@@ -15,6 +15,7 @@ use super::model::{Action, Sequence, CREATE_MODE};
 use super::outcome::Outcome;
 use super::rawspawn::{open_flags, pgroup_id};
 use super::sys;
+use crate::sys::check_rc;
 
 /// One action with its path already a C string (the child must not allocate).
 enum Step {
@@ -287,10 +288,7 @@ pub fn spawn(
         if libc::sigfillset(&mut all) != 0 {
             return Err(io::Error::last_os_error());
         }
-        let rc = libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old);
-        if rc != 0 {
-            return Err(io::Error::from_raw_os_error(rc));
-        }
+        check_rc(libc::pthread_sigmask(libc::SIG_SETMASK, &all, &mut old))?;
         let pid = libc::fork();
         if pid == 0 {
             child(
@@ -301,10 +299,11 @@ pub fn spawn(
             );
         }
         let fork_errno = errno();
-        let rc = libc::pthread_sigmask(libc::SIG_SETMASK, &old, std::ptr::null_mut());
-        if rc != 0 {
-            return Err(io::Error::from_raw_os_error(rc));
-        }
+        check_rc(libc::pthread_sigmask(
+            libc::SIG_SETMASK,
+            &old,
+            std::ptr::null_mut(),
+        ))?;
         if pid < 0 {
             return Ok(Err(Outcome::returned(fork_errno)));
         }

@@ -62,11 +62,4 @@ pub(super) fn check(rc: libc::c_int) -> io::Result<libc::c_int> {
     }
 }
 
-/// `Ok` for a libc call that returns the error number itself (pthread_*, posix_spawn*).
-pub(super) fn check_rc(rc: libc::c_int) -> io::Result<()> {
-    if rc == 0 {
-        Ok(())
-    } else {
-        Err(io::Error::from_raw_os_error(rc))
-    }
-}
+pub(super) use crate::sys::check_rc;

@@ -7,7 +7,9 @@
 //!   comes from (the `libc` crate, or a declaration here citing the system header).
 //! - `linux_kernel` (Linux): `struct clone_args` and the clone3-only flags.
 //! - `musl` (Linux musl): constants the `libc` crate lacks there.
-//! - [`spawn_objects`]: owned file-action and attribute objects for the raw-libc harnesses.
+//! - [`spawn_objects`]: the owned file-action and attribute objects, for the `posix_spawn`
+//!   strategy and the raw-libc harnesses alike.
+//! - [`check_rc`]: a returned error number (pthread_*, posix_spawn*) as an `io::Result`.
 //! - [`symbols`]: the list of spawn symbols both of the above (and `build.rs`) know about.
 
 pub mod flags;
@@ -18,6 +20,15 @@ pub mod musl;
 pub mod spawn_ext;
 pub mod spawn_objects;
 pub mod symbols;
+
+/// `Ok` for a libc call that returns the error number itself (pthread_*, posix_spawn*).
+pub fn check_rc(rc: libc::c_int) -> std::io::Result<()> {
+    if rc == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::from_raw_os_error(rc))
+    }
+}
 
 /// Declares module `$name` from the file for this platform family, next to the invoking
 /// module: `$linux` on Linux, `apple.rs`, `freebsd.rs`, `cygwin.rs`, else `other.rs`. The one

@@ -11,6 +11,7 @@ use super::super::workload::Workload;
 use super::super::BenchError;
 use super::fork::spawn_error;
 use super::{Candidate, Method, Skipped};
+use crate::sys::check_rc;
 use crate::sys::spawn_ext::{self, AddFdFn};
 use crate::sys::spawn_objects::FileActions;
 
@@ -49,31 +50,22 @@ impl Method for PosixSpawn {
         let mut actions = None;
         if fds.stdin >= 0 || fds.stdout >= 0 || w.dir.is_some() {
             let fa = actions.insert(FileActions::new().map_err(|e| spawn_error(self, e))?);
-            let add = |rc| {
-                if rc == 0 {
-                    Ok(())
-                } else {
-                    Err(io::Error::from_raw_os_error(rc))
-                }
-            };
             let res = (|| {
                 if fds.stdin >= 0 {
-                    add(fa.adddup2(fds.stdin, 0))?;
+                    check_rc(fa.adddup2(fds.stdin, 0))?;
                 }
                 if fds.stdout >= 0 {
-                    add(fa.adddup2(fds.stdout, 1))?;
+                    check_rc(fa.adddup2(fds.stdout, 1))?;
                 }
                 if let (Some(dir), Some(f)) = (&w.dir, self.addfchdir) {
                     // SAFETY: `fa` is initialised; the fd is open for the spawn.
-                    add(unsafe { f(fa.as_mut_ptr(), dir.fd.as_raw_fd()) })?;
+                    check_rc(unsafe { f(fa.as_mut_ptr(), dir.fd.as_raw_fd()) })?;
                 }
                 Ok(())
             })();
             res.map_err(|e| spawn_error(self, e))?;
         }
-        let actions_ptr = actions
-            .as_mut()
-            .map_or(ptr::null(), |fa| fa.as_mut_ptr() as *const _);
+        let actions_ptr = actions.as_ref().map_or(ptr::null(), FileActions::as_ptr);
         let mut pid = 0;
         // SAFETY: path, argv and envp are NUL-terminated arrays owned by the workload; the
         // file actions are initialised or NULL.

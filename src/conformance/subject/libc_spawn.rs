@@ -3,7 +3,7 @@
 //! build baseline come from [`crate::conformance::sys`].
 
 use std::ffi::CString;
-use std::mem::MaybeUninit;
+use std::io;
 use std::ptr;
 
 use libc::{c_char, c_int, posix_spawn_file_actions_t, posix_spawnattr_t};
@@ -16,11 +16,12 @@ use crate::conformance::outcome::Outcome;
 use crate::conformance::plan::{Plan, PlannedAction};
 use crate::conformance::sys;
 use crate::errno;
+use crate::sys::spawn_objects::{FileActions, SpawnAttr};
 
 /// Initialised file actions and attributes, destroyed on drop; reused for every spawn.
 pub struct LibcSpawner {
-    actions: Option<Box<posix_spawn_file_actions_t>>,
-    attr: Option<Box<posix_spawnattr_t>>,
+    actions: Option<FileActions>,
+    attr: Option<SpawnAttr>,
     program: CString,
     function: SpawnFn,
     pid_arg: PidArg,
@@ -36,6 +37,17 @@ fn add_failed(function: &str, rc: c_int) -> NotStarted {
         Outcome::Add(errno::name(rc)),
         format!("{function} returned {}", errno::name(rc)),
     )
+}
+
+/// An `*_init` that failed: `spawn_objects` gives the libc's code as the OS error.
+fn init_failed(function: &str, e: io::Error) -> NotStarted {
+    match e.raw_os_error() {
+        Some(rc) => add_failed(function, rc),
+        None => NotStarted::new(
+            Outcome::Skipped("init-failed".into()),
+            format!("{function}: {e}"),
+        ),
+    }
 }
 
 fn absent(function: &str) -> NotStarted {
@@ -57,38 +69,16 @@ impl LibcSpawner {
             pid_arg: case.pid,
         };
         if let Some(list) = &plan.actions {
-            let mut fa = Box::new(MaybeUninit::<posix_spawn_file_actions_t>::uninit());
-            // SAFETY: init on uninitialised storage; only kept (and later destroyed) on success.
-            let rc = unsafe { libc::posix_spawn_file_actions_init(fa.as_mut_ptr()) };
-            if rc != 0 {
-                return Err(add_failed("posix_spawn_file_actions_init", rc));
-            }
-            // SAFETY: initialised just above.
-            spawner.actions = Some(unsafe { Box::from_raw(Box::into_raw(fa).cast()) });
-            let fa = spawner
-                .actions
-                .as_deref_mut()
-                .map(|p| p as *mut _)
-                .unwrap_or(ptr::null_mut());
+            let fa =
+                FileActions::new().map_err(|e| init_failed("posix_spawn_file_actions_init", e))?;
+            let fa = spawner.actions.insert(fa).as_mut_ptr();
             for action in list {
                 add_action(fa, action)?;
             }
         }
         if let Some(attrs) = &case.attrs {
-            let mut at = Box::new(MaybeUninit::<posix_spawnattr_t>::uninit());
-            // SAFETY: as for the file actions.
-            let rc = unsafe { libc::posix_spawnattr_init(at.as_mut_ptr()) };
-            if rc != 0 {
-                return Err(add_failed("posix_spawnattr_init", rc));
-            }
-            // SAFETY: initialised just above.
-            spawner.attr = Some(unsafe { Box::from_raw(Box::into_raw(at).cast()) });
-            let at = spawner
-                .attr
-                .as_deref_mut()
-                .map(|p| p as *mut _)
-                .unwrap_or(ptr::null_mut());
-            set_attrs(at, attrs)?;
+            let at = SpawnAttr::new().map_err(|e| init_failed("posix_spawnattr_init", e))?;
+            set_attrs(spawner.attr.insert(at).as_mut_ptr(), attrs)?;
         }
         Ok(spawner)
     }
@@ -274,9 +264,9 @@ impl Spawner for LibcSpawner {
         };
         let fa = self
             .actions
-            .as_deref()
-            .map_or(ptr::null(), |p| p as *const _);
-        let at = self.attr.as_deref().map_or(ptr::null(), |p| p as *const _);
+            .as_ref()
+            .map_or(ptr::null(), FileActions::as_ptr);
+        let at = self.attr.as_ref().map_or(ptr::null(), SpawnAttr::as_ptr);
         let envp_ptr = envp_p.as_mut().map_or(ptr::null(), |v| v.as_ptr());
         let spawn = match self.function {
             SpawnFn::PosixSpawn => libc::posix_spawn,
@@ -305,19 +295,5 @@ impl Spawner for LibcSpawner {
             PidArg::Out => pid,
             PidArg::Null => -1,
         })))
-    }
-}
-
-impl Drop for LibcSpawner {
-    fn drop(&mut self) {
-        // SAFETY: both objects were initialised and are destroyed once.
-        unsafe {
-            if let Some(fa) = self.actions.as_deref_mut() {
-                libc::posix_spawn_file_actions_destroy(fa);
-            }
-            if let Some(at) = self.attr.as_deref_mut() {
-                libc::posix_spawnattr_destroy(at);
-            }
-        }
     }
 }
