@@ -95,7 +95,7 @@ impl EnvChanges {
                     .filter_map(|(k, v)| Some((k.clone(), v.clone()?))),
             );
         }
-        let len = vars.iter().map(|(k, v)| k.len() + v.len() + 2).sum();
+        let len = vars.iter().map(|(k, v)| entry_len(k, v)).sum();
         let mut envp = Envp::with_capacity(len, vars.len());
         for (k, v) in &vars {
             check_no_nul(k, v)?;
@@ -109,7 +109,7 @@ impl EnvChanges {
         let mut offset = 0;
         for (k, v) in &vars {
             envp.ptrs.push(base.wrapping_add(offset));
-            offset += k.len() + v.len() + 2;
+            offset += entry_len(k, v);
         }
         envp.ptrs.push(std::ptr::null());
         let path = want_path
@@ -117,6 +117,11 @@ impl EnvChanges {
             .flatten();
         Ok((envp, path))
     }
+}
+
+/// The bytes `KEY=VALUE\0` takes in the buffer.
+fn entry_len(k: &OsStr, v: &OsStr) -> usize {
+    k.len() + v.len() + 2
 }
 
 /// A NUL byte in a key or value is an error naming the key.
