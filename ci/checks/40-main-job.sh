@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The README's main job (spawnmatrix with no arguments) writes out/; the reports and the matrix
+# validate against schema/, and the page works in headless Chromium.
+mkdir -p out
+cargo run -q -- --out out >out/MATRIX.stdout.md 2>out/main-job.stderr || { cat out/main-job.stderr; exit 1; }
+cat out/main-job.stderr
+test -s out/matrix.json && test -s out/MATRIX.md && test -s out/index.html && test -s out/report.json
+
+echo "-- reports and matrix.json validate against schema/"
+shopt -s nullglob
+reports=(targets/reports/*.json out/report.json)
+shopt -u nullglob
+check-jsonschema --schemafile schema/report.v1.schema.json "${reports[@]}"
+check-jsonschema --schemafile schema/matrix.v1.schema.json out/matrix.json
+
+echo "-- index.html in headless Chromium (load, filter, detail, screenshot)"
+python3 ci/browser-test.py out/index.html out/index.png
+# A fixture report that contradicts the glibc claims: the page must flag and explain it.
+cargo run -q -- matrix tests/data/report-contradicting-docs.json --out out/disagreement
+python3 ci/browser-test.py --expect-disagreement out/disagreement/index.html out/disagreement/index.png

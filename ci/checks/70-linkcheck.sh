@@ -1,0 +1,5 @@
+#!/usr/bin/env bash
+# C probes link against macOS and FreeBSD sysroots; the stored link reports are current.
+linkcheck_out=$(mktemp -d)
+cargo run -q -- linkcheck --require-zig --only macos --only freebsd --out "$linkcheck_out"
+python3 ci/compare-reports.py "$linkcheck_out" targets/reports
