@@ -65,3 +65,57 @@ pub(in crate::spawn) unsafe fn set_default(sig: libc::c_int) -> libc::c_int {
         0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How many bytes the kernel writes as the old action of `rt_sigaction`, measured: the
+    /// buffer is filled twice (0x00, then 0xFF) and the last byte that differs from the fill
+    /// in either run ends the kernel's struct.
+    fn kernel_writes(sig: libc::c_int) -> usize {
+        let mut end = 0;
+        for fill in [0x00u8, 0xFF] {
+            let mut buf = [fill; 256];
+            // SAFETY: the buffer is far larger than any kernel struct sigaction.
+            let rc = unsafe {
+                libc::syscall(
+                    libc::SYS_rt_sigaction,
+                    sig,
+                    std::ptr::null::<u8>(),
+                    buf.as_mut_ptr(),
+                    KERNEL_SIGSET_BYTES,
+                )
+            };
+            assert_eq!(rc, 0, "rt_sigaction: {}", std::io::Error::last_os_error());
+            if let Some(last) = buf.iter().rposition(|&b| b != fill) {
+                end = end.max(last + 1);
+            }
+        }
+        end
+    }
+
+    extern "C" fn ignore(_: libc::c_int) {}
+
+    /// The struct `has_handler` passes as the old-action buffer is exactly as large as what
+    /// the kernel writes into it (on i686 the kernel writes 20 bytes: a 16-byte struct would
+    /// be overrun inside the `CLONE_VM` child).
+    #[test]
+    fn kernel_sigaction_is_as_large_as_what_the_kernel_writes() {
+        // A handler with every flag bit the kernel keeps and a full mask, so every field of
+        // the kernel's old action is non-trivial. SIGUSR2 is not used by other tests here.
+        // SAFETY: installs a do-nothing handler; the old action is put back below.
+        unsafe {
+            let mut act: libc::sigaction = std::mem::zeroed();
+            act.sa_sigaction = ignore as usize;
+            libc::sigfillset(&mut act.sa_mask);
+            act.sa_flags = libc::SA_RESTART | libc::SA_NODEFER;
+            let mut old: libc::sigaction = std::mem::zeroed();
+            assert_eq!(libc::sigaction(libc::SIGUSR2, &act, &mut old), 0);
+            let measured = kernel_writes(libc::SIGUSR2);
+            assert_eq!(has_handler(libc::SIGUSR2), Some(true));
+            assert_eq!(libc::sigaction(libc::SIGUSR2, &old, std::ptr::null_mut()), 0);
+            assert_eq!(std::mem::size_of::<KernelSigaction>(), measured);
+        }
+    }
+}
