@@ -1,6 +1,12 @@
 //! Linux (glibc and musl).
 
-/// Signals are 1..=64.
+/// One above the highest signal number, from the kernel's `_NSIG` for the architecture (128
+/// signals on MIPS, 64 elsewhere).
+#[cfg(spawnmatrix_raw_sigaction)]
+pub(in crate::spawn) use crate::sys::kernel_sigaction::NSIG;
+/// An architecture whose kernel structs this crate does not declare: 64 signals, as on every
+/// Linux architecture but MIPS (which it declares).
+#[cfg(not(spawnmatrix_raw_sigaction))]
 pub(in crate::spawn) const NSIG: libc::c_int = 65;
 
 /// glibc and musl run the file actions in the child and then `execve`, so a relative path is
