@@ -118,4 +118,29 @@ mod tests {
     fn kill_and_stop_cannot_be_reset(#[case] sigs: &[libc::c_int], #[case] ok: bool) {
         assert_eq!(check_resettable(sigs).is_ok(), ok);
     }
+
+    /// What the kernel has blocked for this thread while `BlockAll` is held: everything but
+    /// `SIGKILL` and `SIGSTOP`, the libc-internal signals included (glibc 32 and 33, musl 32
+    /// to 34), as glibc's own `posix_spawn` blocks them. Read with raw `rt_sigprocmask`, since
+    /// libc's would hide those numbers.
+    #[cfg(spawnmatrix_raw_sigaction)]
+    #[rstest]
+    fn block_all_blocks_every_signal_the_kernel_can_block() {
+        use crate::sys::kernel_sigaction::{rt_sigprocmask, NSIG, SIGSET_WORDS};
+        let block = BlockAll::new().unwrap();
+        let mut now: [libc::c_ulong; SIGSET_WORDS] = [0; SIGSET_WORDS];
+        // SAFETY: reads the mask into a kernel-sized set.
+        let rc =
+            unsafe { rt_sigprocmask(libc::SIG_BLOCK, std::ptr::null(), now.as_mut_ptr().cast()) };
+        block.restore().unwrap();
+        assert_eq!(rc, 0);
+        let bits = libc::c_ulong::BITS as usize;
+        let unblocked: Vec<libc::c_int> = (1..NSIG)
+            .filter(|&s| {
+                let bit = usize::try_from(s - 1).unwrap();
+                now[bit / bits] & (1 << (bit % bits)) == 0
+            })
+            .collect();
+        assert_eq!(unblocked, [libc::SIGKILL, libc::SIGSTOP]);
+    }
 }

@@ -83,7 +83,10 @@ mod tests {
             assert_eq!(libc::sigaction(libc::SIGUSR2, &act, &mut old), 0);
             let measured = kernel_writes(libc::SIGUSR2);
             assert_eq!(has_handler(libc::SIGUSR2), Some(true));
-            assert_eq!(libc::sigaction(libc::SIGUSR2, &old, std::ptr::null_mut()), 0);
+            assert_eq!(
+                libc::sigaction(libc::SIGUSR2, &old, std::ptr::null_mut()),
+                0
+            );
             assert_eq!(std::mem::size_of::<KernelSigaction>(), measured);
         }
     }

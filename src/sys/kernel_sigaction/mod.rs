@@ -53,7 +53,14 @@ pub unsafe fn rt_sigaction(
     oact: *mut KernelSigaction,
 ) -> libc::c_long {
     let restorer = std::ptr::null::<libc::c_void>();
-    libc::syscall(libc::SYS_rt_sigaction, sig, act, oact, restorer, SIGSET_BYTES)
+    libc::syscall(
+        libc::SYS_rt_sigaction,
+        sig,
+        act,
+        oact,
+        restorer,
+        SIGSET_BYTES,
+    )
 }
 
 /// `rt_sigprocmask(how, set, old)` on kernel sets: 0, or -1 with errno set. Unlike libc's
