@@ -76,7 +76,7 @@ mod tests {
         // SAFETY: installs a do-nothing handler; the old action is put back below.
         unsafe {
             let mut act: libc::sigaction = std::mem::zeroed();
-            act.sa_sigaction = ignore as usize;
+            act.sa_sigaction = ignore as extern "C" fn(libc::c_int) as usize;
             libc::sigfillset(&mut act.sa_mask);
             act.sa_flags = libc::SA_RESTART | libc::SA_NODEFER;
             let mut old: libc::sigaction = std::mem::zeroed();
