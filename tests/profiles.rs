@@ -1,0 +1,29 @@
+//! The spawn code under kernel and sandbox profiles (Linux): seccomp filters that refuse
+//! `clone3` (`ENOSYS`, `EPERM`) or `CLONE_VM`, and `RLIMIT_NPROC` reached. Under each, `Auto`
+//! must keep working whenever any strategy can, every forced strategy must either work or
+//! answer `Unsupported` (and `Strategy::is_available` must say which), and a spawn that
+//! cannot happen at all must be an error that leaves nothing behind.
+//!
+//! Each test installs its profile in a re-executed copy of this binary (`subprocess`), since
+//! a filter or a lowered limit cannot be taken back. `ci/checks/` also runs the whole spawn
+//! suite under each filter with `spawnmatrix sandbox`.
+
+#![cfg(target_os = "linux")]
+
+#[path = "profiles/nproc.rs"]
+mod nproc;
+#[path = "profiles/seccomp.rs"]
+mod seccomp;
+#[path = "reliability/subprocess.rs"]
+mod subprocess;
+
+use spawnmatrix::spawn::Strategy;
+
+/// Every strategy a caller can force, `Vfork` aside (never offered).
+const FORCEABLE: [Strategy; 5] = [
+    Strategy::Auto,
+    Strategy::PosixSpawn,
+    Strategy::Clone3,
+    Strategy::CloneVfork,
+    Strategy::Fork,
+];
