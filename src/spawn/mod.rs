@@ -69,6 +69,7 @@ mod fdplan;
 mod fork;
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 mod glibc_version;
+mod learned;
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 mod glibc_version {
     /// Not glibc: no old-glibc workaround applies.

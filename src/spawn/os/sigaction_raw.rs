@@ -9,6 +9,9 @@
 use crate::spawn::error::errno;
 use crate::sys::kernel_sigaction::{rt_sigaction, KernelSigaction};
 
+/// Whether the child's signal calls are raw system calls, safe in a `CLONE_VM` child.
+pub(in crate::spawn) const RAW_SIGACTION: bool = true;
+
 /// Whether `sig` has a handler installed (neither `SIG_DFL` nor `SIG_IGN`); `None` when the
 /// kernel refuses the number.
 ///
