@@ -42,17 +42,17 @@ fn close_fds_leaves_only_stdio_and_mapped_fds(
     let (mut c, report) = helper(strategy);
     c.fd(7, mapped).close_fds(close);
     let r = c.spawn();
-    let refused = match &r {
-        Err(e) if e.kind() == std::io::ErrorKind::Unsupported => true,
-        _ => false,
-    };
+    let refused = matches!(&r, Err(e) if e.kind() == std::io::ErrorKind::Unsupported);
     drop(r.map(|mut child| child.wait()));
     if refused {
         // Only where the strategy is missing, or posix_spawn has no addclosefrom_np.
         let posix_cannot = strategy == Strategy::PosixSpawn
             && close
             && spawnmatrix::sys::spawn_ext::addclosefrom().is_none();
-        assert!(!strategy.is_available() || posix_cannot, "{strategy} refused");
+        assert!(
+            !strategy.is_available() || posix_cannot,
+            "{strategy} refused"
+        );
         return;
     }
     let state = spawnmatrix::child::ChildState::read(report.path()).unwrap();
@@ -68,15 +68,16 @@ fn close_fds_leaves_only_stdio_and_mapped_fds(
 /// Closing the other fds must not close what reports the child's errno: a failed exec is
 /// still an error, under every strategy.
 #[apply(every_strategy)]
-fn close_fds_keeps_exec_errors(
-    strategy: Strategy,
-) {
+fn close_fds_keeps_exec_errors(strategy: Strategy) {
     let _g = serial();
     let mut c = command("/nonexistent/program", strategy);
     c.close_fds(true);
     match c.spawn() {
         Err(e) if e.kind() == std::io::ErrorKind::Unsupported => {
-            assert!(strategy != Strategy::Auto && strategy != Strategy::Fork, "{e}")
+            assert!(
+                strategy != Strategy::Auto && strategy != Strategy::Fork,
+                "{e}"
+            )
         }
         Err(e) => assert_eq!(e.raw_os_error(), Some(libc::ENOENT), "{strategy}"),
         Ok(_) => panic!("{strategy}: a missing program must be an error"),

@@ -134,7 +134,10 @@ impl Prepared {
             default_signals_len: self.default_signals.len(),
             reset_handlers,
             mask,
-            close_keep: self.close.as_ref().map_or(std::ptr::null(), |c| c.keep.as_ptr()),
+            close_keep: self
+                .close
+                .as_ref()
+                .map_or(std::ptr::null(), |c| c.keep.as_ptr()),
             close_keep_len: self.close.as_ref().map_or(0, |c| c.keep.len()),
             close_limit: self.close.as_ref().map(|c| c.limit),
         }

@@ -65,7 +65,10 @@ fn fd_limit() -> RawFd {
     const CAP: RawFd = 1 << 20;
     // SAFETY: sysconf has no preconditions.
     let n = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) };
-    RawFd::try_from(n).ok().filter(|&n| n > 0).map_or(CAP, |n| n.min(CAP))
+    RawFd::try_from(n)
+        .ok()
+        .filter(|&n| n > 0)
+        .map_or(CAP, |n| n.min(CAP))
 }
 
 /// The ranges `[lo, hi]` (inclusive) of fds 3 and up that `keep` leaves out, in order; the
@@ -189,7 +192,10 @@ mod tests {
             // SAFETY: closing the fds opened above.
             unsafe { libc::close(fd) };
         }
-        assert!(libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0, "{way:?}: {status}");
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "{way:?}: {status}"
+        );
     }
 
     #[rstest]
