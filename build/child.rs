@@ -111,10 +111,8 @@ fn compiler(target: &Target) -> Command {
 
 /// zig's name for the target's musl triple (`x86-linux-musl`, `arm-linux-musleabihf`).
 fn zig_musl_target(target: &Target) -> String {
-    let arch = match target.arch.as_str() {
-        "x86" => "x86",
-        other => other,
-    };
+    // Rust's and zig's names agree for the arches built here (`x86`, `x86_64`, `aarch64`, `arm`).
+    let arch = &target.arch;
     let abi = if target.triple.ends_with("eabihf") {
         "musleabihf"
     } else if target.triple.ends_with("eabi") {
