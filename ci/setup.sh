@@ -19,7 +19,8 @@ apt_install() {
 }
 
 if want rust; then
-  for t in x86_64-unknown-linux-musl x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin aarch64-unknown-linux-musl; do
+  for t in x86_64-unknown-linux-musl x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin aarch64-unknown-linux-musl \
+           i686-unknown-linux-gnu i686-unknown-linux-musl; do
     rustup target list --installed | grep -qx "$t" || { log "rustup target add $t"; rustup target add "$t" >/dev/null; }
   done
   rustup component list --installed | grep -q '^clippy' || rustup component add clippy rustfmt >/dev/null
@@ -30,8 +31,10 @@ if want rust; then
     || { log "rust-src for nightly"; rustup component add rust-src --toolchain nightly >/dev/null; }
 fi
 # gcc + libc6-dev (libc.a) build the static child helper in build.rs; musl-gcc builds it for the
-# musl target; binutils' objdump checks that no newer spawn symbol is linked hard (a sys test).
-if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils; fi
+# musl target; binutils' objdump checks that no newer spawn symbol is linked hard (a sys test);
+# gcc-multilib links i686-unknown-linux-gnu and builds its helper (`gcc -m32`; the i686 musl
+# helper comes from the pinned zig below).
+if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils gcc-multilib; fi
 if want apt-containers; then apt_install podman runc uidmap; fi
 if want apt-browser; then apt_install chromium chromium-driver; fi
 if want pip; then
