@@ -14,16 +14,9 @@
 mod nproc;
 #[path = "profiles/seccomp.rs"]
 mod seccomp;
+// Only `FORCEABLE` is used here.
+#[allow(dead_code)]
+#[path = "reliability/strategies.rs"]
+mod strategies;
 #[path = "reliability/subprocess.rs"]
 mod subprocess;
-
-use spawnmatrix::spawn::Strategy;
-
-/// Every strategy a caller can force, `Vfork` aside (never offered).
-const FORCEABLE: [Strategy; 5] = [
-    Strategy::Auto,
-    Strategy::PosixSpawn,
-    Strategy::Clone3,
-    Strategy::CloneVfork,
-    Strategy::Fork,
-];

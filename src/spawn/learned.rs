@@ -3,6 +3,7 @@
 //! seccomp filter refused, and then remembered. A transient failure (`EAGAIN`, `ENOMEM`)
 //! teaches nothing and is not remembered, so it never turns into `Unsupported`.
 
+use std::io;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 const UNKNOWN: u8 = 0;
@@ -38,6 +39,26 @@ impl Learned {
     /// False only once the strategy is known to be refused (never probes).
     pub(super) fn maybe(&self) -> bool {
         self.0.load(Ordering::Relaxed) != NO
+    }
+
+    /// A creating call's result as the spawn's: the pid (the strategy works), `None` when
+    /// `verdict` says the errno refuses the strategy (remembered), else the errno as the error.
+    pub(super) fn outcome(
+        &self,
+        r: Result<libc::pid_t, libc::c_int>,
+        verdict: fn(libc::c_int) -> Verdict,
+    ) -> io::Result<Option<libc::pid_t>> {
+        match r {
+            Ok(pid) => {
+                self.record(Verdict::Works);
+                Ok(Some(pid))
+            }
+            Err(errno) if verdict(errno) == Verdict::Refused => {
+                self.record(Verdict::Refused);
+                Ok(None)
+            }
+            Err(errno) => Err(io::Error::from_raw_os_error(errno)),
+        }
     }
 
     /// Remembers a conclusive verdict.

@@ -6,8 +6,8 @@ use std::io::ErrorKind;
 
 use spawnmatrix::spawn::{Command, Strategy};
 
+use super::strategies::FORCEABLE;
 use super::subprocess::isolated;
-use super::FORCEABLE;
 
 const NOBODY: libc::uid_t = 65534;
 

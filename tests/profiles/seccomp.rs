@@ -6,8 +6,8 @@ use rstest::rstest;
 use spawnmatrix::sandbox::Profile;
 use spawnmatrix::spawn::{Command, Strategy};
 
+use super::strategies::FORCEABLE;
 use super::subprocess::isolated;
-use super::FORCEABLE;
 
 /// Under `profile`: `Auto` works and takes `auto_takes`; each strategy in `refused` answers
 /// `Unsupported` and says it is unavailable; every other one works and says it is available.

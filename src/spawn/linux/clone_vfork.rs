@@ -7,13 +7,11 @@
 use std::ffi::c_void;
 use std::io;
 
-use super::stack::{with_stack, Stack};
+use super::stack::Stack;
 use super::vm_child::{self, child_main};
-use crate::spawn::child::wait_pid;
 use crate::spawn::error::errno;
 use crate::spawn::learned::{Learned, Verdict};
 use crate::spawn::plan::Prepared;
-use crate::spawn::sigs::BlockAll;
 
 const FLAGS: libc::c_int = libc::CLONE_VM | libc::CLONE_VFORK | libc::SIGCHLD;
 
@@ -35,19 +33,8 @@ pub(in crate::spawn) fn clone_vfork(p: &mut Prepared) -> io::Result<Option<libc:
     if !LEARNED.maybe() {
         return Ok(None);
     }
-    match vm_child::spawn(p, true, |stack, arg| call(stack, entry, arg))? {
-        Ok(pid) => {
-            LEARNED.record(Verdict::Works);
-            Ok(Some(pid))
-        }
-        Err(errno) => match verdict(errno) {
-            Verdict::Refused => {
-                LEARNED.record(Verdict::Refused);
-                Ok(None)
-            }
-            _ => Err(io::Error::from_raw_os_error(errno)),
-        },
-    }
+    let r = vm_child::spawn(p, true, |stack, arg| call(stack, entry, arg))?;
+    LEARNED.outcome(r, verdict)
 }
 
 /// One clone call on `stack`: the pid, or the errno of the call itself.
@@ -80,14 +67,5 @@ extern "C" fn exit_now(_: *mut c_void) -> libc::c_int {
 
 /// Finds out whether the call works by cloning a child that exits at once.
 fn probe() -> Verdict {
-    let Ok(block) = BlockAll::new() else {
-        return Verdict::Inconclusive;
-    };
-    let r = with_stack(|stack| call(stack, exit_now, std::ptr::null_mut()));
-    let _ = block.restore();
-    match r {
-        Ok(Ok(pid)) if wait_pid(pid, 0).is_ok() => Verdict::Works,
-        Ok(Err(errno)) => verdict(errno),
-        _ => Verdict::Inconclusive,
-    }
+    vm_child::probe(|stack| call(stack, exit_now, std::ptr::null_mut()), verdict)
 }

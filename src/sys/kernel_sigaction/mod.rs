@@ -9,6 +9,20 @@
 //! buffer one word short is overrun (issue 11: 16 bytes declared, 20 written on i686).
 //! Each layout module asserts its size and mask offset per pointer width at compile time.
 
+/// Asserts the layout module's `KernelSigaction` size and `mask` offset, as the kernel
+/// headers give them, for 32-bit and 64-bit targets.
+macro_rules! assert_layout {
+    (32 => ($size32:expr, $mask32:expr), 64 => ($size64:expr, $mask64:expr)) => {
+        #[cfg(target_pointer_width = "32")]
+        const SIZE_AND_MASK_OFFSET: (usize, usize) = ($size32, $mask32);
+        #[cfg(target_pointer_width = "64")]
+        const SIZE_AND_MASK_OFFSET: (usize, usize) = ($size64, $mask64);
+        const _: () = assert!(size_of::<KernelSigaction>() == SIZE_AND_MASK_OFFSET.0);
+        const _: () =
+            assert!(std::mem::offset_of!(KernelSigaction, mask) == SIZE_AND_MASK_OFFSET.1);
+    };
+}
+
 #[cfg_attr(spawnmatrix_kernel_sigaction = "restorer", path = "restorer.rs")]
 #[cfg_attr(spawnmatrix_kernel_sigaction = "no_restorer", path = "no_restorer.rs")]
 #[cfg_attr(spawnmatrix_kernel_sigaction = "mips", path = "mips.rs")]

@@ -13,10 +13,4 @@ pub struct KernelSigaction {
     pub mask: [libc::c_ulong; 64 / libc::c_ulong::BITS as usize],
 }
 
-#[cfg(target_pointer_width = "32")]
-const SIZE_AND_MASK_OFFSET: (usize, usize) = (16, 8);
-#[cfg(target_pointer_width = "64")]
-const SIZE_AND_MASK_OFFSET: (usize, usize) = (24, 16);
-
-const _: () = assert!(size_of::<KernelSigaction>() == SIZE_AND_MASK_OFFSET.0);
-const _: () = assert!(std::mem::offset_of!(KernelSigaction, mask) == SIZE_AND_MASK_OFFSET.1);
+assert_layout!(32 => (16, 8), 64 => (24, 16));

@@ -9,12 +9,9 @@
 use std::ffi::c_void;
 use std::io;
 
-use super::stack::with_stack;
 use super::vm_child::{self, child_main};
-use crate::spawn::child::wait_pid;
 use crate::spawn::learned::{Learned, Verdict};
 use crate::spawn::plan::Prepared;
-use crate::spawn::sigs::BlockAll;
 use crate::sys::linux_kernel::{CloneArgs, CLONE_CLEAR_SIGHAND};
 
 #[cfg(target_arch = "x86_64")]
@@ -54,19 +51,7 @@ pub(in crate::spawn) fn clone3(p: &mut Prepared) -> io::Result<Option<libc::pid_
     if !LEARNED.maybe() {
         return Ok(None);
     }
-    match vm_child::spawn(p, false, call)? {
-        Ok(pid) => {
-            LEARNED.record(Verdict::Works);
-            Ok(Some(pid))
-        }
-        Err(errno) => match verdict(errno) {
-            Verdict::Refused => {
-                LEARNED.record(Verdict::Refused);
-                Ok(None)
-            }
-            _ => Err(io::Error::from_raw_os_error(errno)),
-        },
-    }
+    LEARNED.outcome(vm_child::spawn(p, false, call)?, verdict)
 }
 
 /// What an errno from the clone3 call itself says: `ENOSYS`, `EPERM` (seccomp) and `EINVAL`
@@ -110,14 +95,8 @@ unsafe extern "C" fn exit_now(_: *mut c_void) -> ! {
 
 /// Finds out whether clone3 works by cloning a child that exits at once.
 fn probe() -> Verdict {
-    let Ok(block) = BlockAll::new() else {
-        return Verdict::Inconclusive;
-    };
-    let r = with_stack(|stack| call_with(stack, exit_now, std::ptr::null_mut()));
-    let _ = block.restore();
-    match r {
-        Ok(Ok(pid)) if wait_pid(pid, 0).is_ok() => Verdict::Works,
-        Ok(Err(errno)) => verdict(errno),
-        _ => Verdict::Inconclusive,
-    }
+    vm_child::probe(
+        |stack| call_with(stack, exit_now, std::ptr::null_mut()),
+        verdict,
+    )
 }
