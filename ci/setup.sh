@@ -55,7 +55,8 @@ fi
 if want nightly; then toolchain_install "$(cat ci/nightly-toolchain)" rust-src; fi
 # gcc + libc6-dev (libc.a) build the static child helper in build.rs; musl-gcc builds it for the
 # musl target; binutils' objdump checks that no newer spawn symbol is linked hard (a sys test).
-if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils; fi
+# actionlint checks the workflow's run: blocks with shellcheck; 60-workflows.sh the scripts too.
+if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils shellcheck; fi
 if want apt-containers; then apt_install podman runc uidmap; fi
 if want apt-browser; then apt_install chromium chromium-driver; fi
 if want pip; then
