@@ -9,7 +9,7 @@
 //! line (JSON) on stdout; this process adds them up.
 
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -17,6 +17,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use spawnmatrix::fuzz::model::Sequence;
 use spawnmatrix::fuzz::run::{fuzz_slice, Runner, Slice};
 use spawnmatrix::fuzz::summary::Summary;
+use spawnmatrix::report::Report;
 
 use super::CliResult;
 
@@ -41,6 +42,10 @@ pub struct Args {
     /// Also write the summary as JSON to this file (atomically).
     #[arg(long)]
     json: Option<PathBuf>,
+    /// Record the campaign as the `fuzz` section of this report (a probe report of this
+    /// platform, such as `targets/reports/native-*.json`), rewritten atomically.
+    #[arg(long)]
+    record: Option<PathBuf>,
     /// Run one sequence (its JSON, as a finding prints it) through every subject and print
     /// each outcome, instead of drawing sequences.
     #[arg(long, conflicts_with_all = ["sequences", "time", "jobs", "seed"])]
@@ -73,11 +78,20 @@ pub fn run(args: Args) -> CliResult {
         (n, _) => n,
     };
     let jobs = args.jobs.max(1);
+    let load = spawnmatrix::bench::load_average();
+    if let Some(path) = &args.record {
+        // Checked before the campaign, so a wrong path does not cost a whole run.
+        read_own_report(path)?;
+    }
     eprintln!(
         "spawnmatrix fuzz: seed {seed}, {}{}, {jobs} job(s)",
-        end.map_or(String::from("no sequence limit"), |n| format!("{n} sequences")),
-        args.time
-            .map_or(String::new(), |t| format!(", at most {}", humantime::format_duration(t))),
+        end.map_or(String::from("no sequence limit"), |n| format!(
+            "{n} sequences"
+        )),
+        args.time.map_or(String::new(), |t| format!(
+            ", at most {}",
+            humantime::format_duration(t)
+        )),
     );
     let summary = if jobs == 1 {
         in_process(seed, end, args.time, args.progress_every)?
@@ -88,11 +102,43 @@ pub fn run(args: Args) -> CliResult {
     if let Some(path) = &args.json {
         spawnmatrix::atomic::write(path, &serde_json::to_vec_pretty(&summary)?)?;
     }
+    if let Some(path) = &args.record {
+        let mut report = read_own_report(path)?;
+        report.fuzz = Some(summary.record(load));
+        let json = serde_json::to_string_pretty(&report)? + "\n";
+        spawnmatrix::atomic::write(path, json.as_bytes())?;
+        eprintln!("recorded in {}", path.display());
+    }
     Ok(if summary.unexplained.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
     })
+}
+
+/// The report at `path`, which must describe this build's target and libc (a campaign is
+/// recorded only in the report of the platform it ran on).
+fn read_own_report(path: &Path) -> Result<Report, Box<dyn std::error::Error>> {
+    let text =
+        std::fs::read_to_string(path).map_err(|e| format!("reading {}: {e}", path.display()))?;
+    let report: Report =
+        serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    let here = spawnmatrix::platform::detect();
+    let (theirs, ours) = (&report.platform, &here);
+    if (&theirs.target, &theirs.arch, &theirs.libc.name)
+        != (&ours.target, &ours.arch, &ours.libc.name)
+    {
+        return Err(format!(
+            "{} is a report of {} ({}), but this campaign runs on {} ({})",
+            path.display(),
+            theirs.target,
+            theirs.libc.name,
+            ours.target,
+            ours.libc.name
+        )
+        .into());
+    }
+    Ok(report)
 }
 
 fn runner() -> Result<Runner, Box<dyn std::error::Error>> {

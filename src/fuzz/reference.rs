@@ -289,7 +289,10 @@ pub fn spawn(
     // lands on the lowest free fd, then moves to its named one).
     let highest_named = seq.actions.iter().flat_map(fd_args).map(|(fd, _)| fd).max();
     let highest_open = sys::open_fds().last().copied();
-    plan.close_bound = highest_open.max(highest_named).unwrap_or(0).saturating_add(1);
+    plan.close_bound = highest_open
+        .max(highest_named)
+        .unwrap_or(0)
+        .saturating_add(1);
     // SAFETY: the sets are initialised before use; fork's child only calls `child`, which is
     // async-signal-safe; the parent restores its mask right after fork.
     let pid = unsafe {

@@ -251,7 +251,9 @@ pub fn fuzz_slice(
             record_explained(&mut summary, index, &seq, d);
         }
         if let Some(first) = unexplained.first() {
-            summary.unexplained.push(shrink_finding(runner, index, tree, first)?);
+            summary
+                .unexplained
+                .push(shrink_finding(runner, index, tree, first)?);
         }
         summary.seconds = started.elapsed().as_secs_f64();
         progress(&summary);

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::explain::Known;
 use super::model::Sequence;
 use super::run::Divergence;
+use crate::report;
 
 /// A divergence found in a run, with the sequence it came from (shrunk when unexplained).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -95,6 +96,51 @@ impl Summary {
         self.explained.sort_by_key(|(k, _, _)| k.id);
         self.unexplained.extend(other.unexplained);
         self.unexplained.sort_by_key(|f| f.index);
+    }
+
+    /// The report's `fuzz` section for this run.
+    pub fn record(&self, load_average: Option<f64>) -> report::Fuzz {
+        let n = |x: usize| x as u64;
+        report::Fuzz {
+            seed: self.seed,
+            sequences: n(self.sequences),
+            seconds: (self.seconds * 10.0).round() / 10.0,
+            jobs: u32::try_from(self.jobs).unwrap_or(u32::MAX),
+            load_average,
+            subjects: self
+                .per_subject
+                .iter()
+                .map(|(s, (c, u))| {
+                    let counts = report::FuzzSubject {
+                        compared: n(*c),
+                        unsupported: n(*u),
+                    };
+                    (s.clone(), counts)
+                })
+                .collect(),
+            explained: self
+                .explained
+                .iter()
+                .map(|(k, count, _)| {
+                    let e = report::FuzzExplained {
+                        case: k.case.to_string(),
+                        count: n(*count),
+                    };
+                    (k.id.to_string(), e)
+                })
+                .collect(),
+            unexplained: self
+                .unexplained
+                .iter()
+                .map(|f| report::FuzzFinding {
+                    index: n(f.index),
+                    subject: f.divergence.subject.clone(),
+                    reference: f.divergence.reference.to_string(),
+                    got: f.divergence.got.to_string(),
+                    sequence: f.sequence.to_string(),
+                })
+                .collect(),
+        }
     }
 
     /// Divergences explained by a rule, all rules together.
