@@ -25,16 +25,6 @@ pub struct Zig {
     pub version: String,
 }
 
-/// How a probe is linked. Executables are the normal case; a sysroot whose C runtime cannot
-/// link even an empty program (zig's FreeBSD 13 startup code needs `__libc_start1`, which only
-/// FreeBSD 14's stubs have) is checked as a shared library with `-z defs`, which still makes
-/// every undefined symbol an error but needs no startup code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LinkMode {
-    Executable,
-    SharedLibrary,
-}
-
 /// What one zig invocation did.
 #[derive(Debug, Clone)]
 pub struct Outcome {
@@ -78,26 +68,17 @@ impl Zig {
         })
     }
 
-    /// Compiles and links `source` for `sysroot` in `dir`; the output goes next to it.
-    pub fn link(
-        &self,
-        sysroot: &Sysroot,
-        mode: LinkMode,
-        source: &str,
-        dir: &Path,
-    ) -> io::Result<Outcome> {
+    /// Compiles and links `source` into an executable for `sysroot` in `dir`. Only an
+    /// executable is link evidence: a shared object links with symbols that no program could
+    /// resolve (zig's FreeBSD 13 stubs link only that way), so there is no other mode.
+    pub fn link(&self, sysroot: &Sysroot, source: &str, dir: &Path) -> io::Result<Outcome> {
         let src = dir.join("probe.c");
         std::fs::write(&src, source)?;
-        let mut args: Vec<OsString> = Vec::new();
-        match mode {
-            LinkMode::Executable => {}
-            LinkMode::SharedLibrary => {
-                args.extend(["-shared", "-fPIC", "-Wl,-z,defs"].map(OsString::from))
-            }
-        }
-        args.push(src.into_os_string());
-        args.push("-o".into());
-        args.push(dir.join("probe.out").into_os_string());
+        let args = [
+            src.into_os_string(),
+            "-o".into(),
+            dir.join("probe.out").into_os_string(),
+        ];
         self.cc(sysroot, &args)
     }
 
