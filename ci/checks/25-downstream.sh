@@ -11,7 +11,7 @@ if [[ "$deps" != "$expected" ]]; then
   cargo tree --locked --manifest-path "$manifest" -e normal,build >&2
   exit 1
 fi
-echo "dependencies: $(echo $deps)"
+echo "dependencies: ${deps//$'\n'/ }"
 
 target_dir=$(mktemp -d)
 trap 'rm -rf "$target_dir"' EXIT

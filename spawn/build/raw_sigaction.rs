@@ -1,5 +1,5 @@
 //! Sets `cfg(spawnmatrix_raw_sigaction)` where the spawn child calls `rt_sigaction` itself
-//! (`src/spawn/os/sigaction_raw.rs`): Linux, whose `CLONE_VM` children must not enter libc
+//! (`src/os/sigaction_raw.rs`): Linux, whose `CLONE_VM` children must not enter libc
 //! `sigaction` (musl's takes a lock). Not on MIPS, whose kernel `struct sigaction` puts the
 //! flags first, nor SPARC, whose system call takes one more argument; those use libc's.
 
