@@ -24,6 +24,8 @@ pub mod linkcheck;
 pub mod matrix;
 pub mod platform;
 pub mod report;
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub mod sandbox;
 pub mod yaml;
 
 // The library keeps its old paths here, so `spawnmatrix::spawn::Command`, `crate::sys::…`,
