@@ -1,4 +1,4 @@
 #!/usr/bin/env bash
 # actionlint and zizmor on the GitHub Actions workflows.
-actionlint ci/workflows/*.yml
-zizmor --offline ci/workflows/*.yml
+actionlint .github/workflows/*.yml
+zizmor --offline .github/workflows/*.yml

@@ -2,7 +2,8 @@
 //!
 //! zig is a cross C compiler that carries sysroots for many libcs and versions. It is found as
 //! `$SPAWNMATRIX_ZIG` (a command line, split on spaces), else `zig` on PATH, else
-//! `python3 -m ziglang` (the PyPI package `ziglang`, which ci/setup.sh installs).
+//! `python3 -m ziglang` (the PyPI package `ziglang`, which ci/setup.sh installs into CI's venv;
+//! `. ci/env.sh` puts that venv's python3 first on PATH, as .ci/run does).
 
 use std::ffi::OsString;
 use std::io;
@@ -13,7 +14,7 @@ use super::sysroot::Sysroot;
 
 /// zig could not be found: every link column is skipped, and the message says why.
 #[derive(Debug, thiserror::Error)]
-#[error("zig not found (tried {tried}); install it with `python3 -m pip install ziglang` (ci/setup.sh does) or set SPAWNMATRIX_ZIG")]
+#[error("zig not found (tried {tried}); install it with `bash ci/setup.sh pip` and put CI's venv on PATH with `. ci/env.sh`, or set SPAWNMATRIX_ZIG")]
 pub struct ZigMissing {
     pub tried: String,
 }
