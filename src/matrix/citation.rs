@@ -107,14 +107,13 @@ impl fmt::Display for Citation {
                 path,
                 first,
                 last,
-            } if first == last => write!(f, "{repo}@{commit}:{path}:{first}"),
-            Citation::Repo {
-                repo,
-                commit,
-                path,
-                first,
-                last,
-            } => write!(f, "{repo}@{commit}:{path}:{first}-{last}"),
+            } => {
+                write!(f, "{repo}@{commit}:{path}:{first}")?;
+                if last != first {
+                    write!(f, "-{last}")?;
+                }
+                Ok(())
+            }
         }
     }
 }
