@@ -243,7 +243,8 @@ run_column() { # column
     mounts+=(-v "$bindir:/w:ro")
     bin=/w/spawnmatrix
   fi
-  # shellcheck disable=SC2046
+  # run_limits prints flags, split on purpose.
+  # shellcheck disable=SC2046,SC2207
   local run=("${engine[@]}" run --rm --network=none $(run_limits) "${mounts[@]}" "$image")
   log "$column: libc $("${run[@]}" ldd --version 2>&1 | head -n1)"
   [ -z "$bindir" ] || check_helper "$name" "${run[@]}" /w/spawnmatrix-child

@@ -11,4 +11,6 @@ case ":$PATH:" in
   *) PATH="$SPAWNMATRIX_VENV/bin:$PATH"; export PATH ;;
 esac
 # The short bench every CI column runs for its perf rows (ci/probe.sh, ci/containers.sh).
+# Read by the scripts that source this file.
+# shellcheck disable=SC2034
 ci_bench_sizes=0,256M

@@ -2,7 +2,8 @@
 """Static checks of what breaks a first run on GitHub, where nothing can be tried beforehand.
 
     ci/pins.py [check]          every check below; each problem names its file and line
-    ci/pins.py msrv-toolchain   the toolchain ci/setup.sh installs for ci/checks/55-msrv.sh
+    ci/pins.py msrv-packages    `package rust-version` per workspace member: the toolchains
+                                ci/setup.sh installs and ci/checks/55-msrv.sh builds with
     ci/pins.py record OWNER/REPO@SHA TAG ACTION_YML
                                 records the inputs of a pinned action in ci/action-inputs.json
     ci/pins.py self-test        shows that each check fails on the input it exists for
@@ -27,7 +28,6 @@ import re
 import subprocess
 import sys
 import tempfile
-import tomllib
 import unittest
 from pathlib import Path
 
@@ -266,18 +266,20 @@ def _line_of(manifest: str, root: Path, needle: str) -> int | None:
     return None
 
 
-def msrv_toolchain(root: Path) -> str:
-    """The one rust-version of the workspace (workspace.package or every member's own)."""
-    versions = set()
-    for manifest in [root / "Cargo.toml", *sorted(root.glob("*/Cargo.toml"))]:
-        data = tomllib.loads(manifest.read_text())
-        for table in (data.get("package", {}), data.get("workspace", {}).get("package", {})):
-            v = table.get("rust-version")
-            if isinstance(v, str):
-                versions.add(v)
-    if len(versions) != 1:
-        sys.exit(f"pins.py: expected one rust-version in the workspace, found {sorted(versions)}")
-    return versions.pop()
+def msrv_packages(root: Path) -> list[tuple[str, str]]:
+    """(package, rust-version) for every workspace member, as cargo reads them (inherited
+    `rust-version.workspace = true` included)."""
+    out = subprocess.run(
+        ["cargo", "metadata", "--format-version", "1", "--no-deps"],
+        cwd=root, check=True, capture_output=True, text=True,
+    ).stdout
+    meta = json.loads(out)
+    rows = []
+    for p in meta["packages"]:
+        if not p.get("rust_version"):
+            sys.exit(f"pins.py: {rel(root, Path(p['manifest_path']))}: {p['name']} has no rust-version")
+        rows.append((p["name"], p["rust_version"]))
+    return sorted(rows)
 
 
 # --- nightly ---------------------------------------------------------------------------------
@@ -460,8 +462,9 @@ def main(argv: list[str]) -> int:
     cmd = argv[1] if len(argv) > 1 else "check"
     if cmd == "check":
         return check(ROOT)
-    if cmd == "msrv-toolchain":
-        print(msrv_toolchain(ROOT))
+    if cmd == "msrv-packages":
+        for name, v in msrv_packages(ROOT):
+            print(name, v)
         return 0
     if cmd == "record" and len(argv) == 5:
         record(ROOT, argv[2], argv[3], Path(argv[4]))

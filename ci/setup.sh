@@ -3,7 +3,7 @@
 # step checks before it installs, so .ci/run can call it every time. Pass group names to limit
 # the work: rust, msrv, nightly, apt-base, apt-containers, apt-browser, pip (default: all).
 #   rust     the cross targets, clippy and rustfmt on the default toolchain
-#   msrv     the toolchain named by Cargo.toml's rust-version (ci/checks/55-msrv.sh)
+#   msrv     the toolchain of each package's rust-version (ci/checks/55-msrv.sh)
 #   nightly  the nightly pinned in ci/nightly-toolchain, with rust-src (Cygwin, -Zbuild-std)
 #   pip      the Python tools of ci/requirements.txt, in the venv that ci/env.sh names
 set -euo pipefail
@@ -46,14 +46,17 @@ if want rust; then
   done
   rustup component list --installed | grep -q '^clippy' || rustup component add clippy rustfmt >/dev/null
 fi
-# The declared minimum Rust: ci/checks/55-msrv.sh builds every target with it.
-if want msrv; then toolchain_install "$(python3 ci/pins.py msrv-toolchain)"; fi
+# Each package's declared minimum Rust: ci/checks/55-msrv.sh builds every target with it.
+if want msrv; then
+  for v in $(python3 ci/pins.py msrv-packages | awk '{print $2}' | sort -u); do toolchain_install "$v"; done
+fi
 # The Cygwin cross-check and the workflow's Cygwin job build std from source (-Zbuild-std)
 # with this one nightly: tier-3 targets break between nightlies.
 if want nightly; then toolchain_install "$(cat ci/nightly-toolchain)" rust-src; fi
 # gcc + libc6-dev (libc.a) build the static child helper in build.rs; musl-gcc builds it for the
 # musl target; binutils' objdump checks that no newer spawn symbol is linked hard (a sys test).
-if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils; fi
+# actionlint checks the workflow's run: blocks with shellcheck; 60-workflows.sh the scripts too.
+if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils shellcheck; fi
 if want apt-containers; then apt_install podman runc uidmap; fi
 if want apt-browser; then apt_install chromium chromium-driver; fi
 if want pip; then
