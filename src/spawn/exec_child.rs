@@ -7,7 +7,6 @@
 //! and cannot panic: no indexing, no `unwrap`, no arithmetic that can overflow.
 
 use std::ffi::c_char;
-use std::ptr;
 
 use super::closefds;
 use super::error::errno;
@@ -103,8 +102,9 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
             return e;
         }
     }
-    if libc::sigprocmask(libc::SIG_SETMASK, v.mask, ptr::null_mut()) == -1 {
-        return errno();
+    let e = os::set_mask(v.mask);
+    if e != 0 {
+        return e;
     }
     if let Some(limit) = v.close_limit {
         closefds::close_others(slice(v.close_keep, v.close_keep_len), limit);

@@ -9,6 +9,7 @@
 
 mod actions;
 mod attr;
+mod probe;
 
 use std::ffi::{c_char, CString};
 use std::io;
@@ -26,6 +27,8 @@ use super::search::{Next, SearchState};
 use super::sigs;
 use super::strategy::Strategy;
 use crate::sys::spawn_ext;
+
+pub(super) use probe::works;
 
 /// Whether this libc's `posix_spawn` returns a failed `execve`'s errno (glibc before 2.24
 /// starts a child that exits 127 instead, which this crate never reports as success).
