@@ -8,5 +8,6 @@
 # on x86_64 in `cargo test`; leaving them out keeps this step's build short.
 for t in i686-unknown-linux-gnu i686-unknown-linux-musl; do
   echo "-- $t"
-  cargo test --locked --target "$t" --lib --test spawn --test profiles --test conformance
+  cargo test --locked --target "$t" -p spawnmatrix-spawn --lib
+  cargo test --locked --target "$t" -p spawnmatrix --lib --test spawn --test profiles --test conformance
 done
