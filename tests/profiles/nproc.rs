@@ -59,13 +59,15 @@ fn caps_probe_failures_are_unknown_not_absent() {
     isolated("nproc::caps_probe_failures_are_unknown_not_absent", || {
         unprivileged();
         set_nproc_soft(0);
-        // No fd can be opened above the highest one open now.
-        let highest: libc::rlim_t = open_fds()
-            .iter()
-            .filter_map(|f| f.parse().ok())
-            .max()
-            .unwrap();
-        set_soft(libc::RLIMIT_NOFILE as Resource, highest + 1);
+        // No new fd: the limit is the lowest free number (fds above it may stay open).
+        // SAFETY: dup of stdin to the lowest free number, closed at once.
+        let lowest_free = unsafe {
+            let fd = libc::fcntl(0, libc::F_DUPFD_CLOEXEC, 0);
+            assert!(fd >= 0);
+            libc::close(fd);
+            fd
+        };
+        set_soft(libc::RLIMIT_NOFILE as Resource, lowest_free as libc::rlim_t);
         let caps = spawnmatrix::caps::detect();
         for name in ["CLONE_CLEAR_SIGHAND", "pidfd_open"] {
             let cap = &caps[name];

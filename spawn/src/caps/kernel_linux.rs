@@ -5,12 +5,16 @@
 //! - `CLONE_CLEAR_SIGHAND`: a real `clone3` with that flag and fork semantics (no
 //!   `CLONE_VM`); the child `_exit(0)`s at once and is reaped here. `EINVAL` = not supported.
 //! - `pidfd_open`: `pidfd_open(getpid(), 0)`; the fd (always close-on-exec) is closed again.
+//!
+//! A probe that fails for want of resources (`EAGAIN`: a process limit; `EMFILE`/`ENFILE`: an
+//! fd limit; `ENOMEM`; `EINTR`) learned nothing about the kernel: the feature is reported as
+//! `kernel-probe-failed` (unknown), never as absent.
 
 use std::ffi::c_long;
 use std::io;
 
-use super::observed;
 use super::Capability;
+use super::{observed, PROBE_FAILED};
 use crate::sys::errno;
 use crate::sys::linux_kernel::{CloneArgs, CLONE_CLEAR_SIGHAND};
 
@@ -33,6 +37,23 @@ fn last_errno() -> i32 {
     io::Error::last_os_error().raw_os_error().unwrap_or(0)
 }
 
+/// Whether a probe's errno says only that a resource ran out, not what the kernel supports.
+fn transient(errno: i32) -> bool {
+    matches!(
+        errno,
+        libc::EAGAIN | libc::EMFILE | libc::ENFILE | libc::ENOMEM | libc::EINTR
+    )
+}
+
+/// The answer for a probe that failed transiently: unknown.
+fn probe_failed(e: i32) -> Capability {
+    observed(
+        false,
+        PROBE_FAILED,
+        Some(format!("the probe failed with {}: unknown", errno::name(e))),
+    )
+}
+
 fn clone3() -> Capability {
     // SAFETY: a NULL clone_args with size 0 is rejected before anything is created.
     let rc = unsafe { libc::syscall(libc::SYS_clone3, std::ptr::null::<CloneArgs>(), 0usize) };
@@ -40,6 +61,7 @@ fn clone3() -> Capability {
     match (rc, e) {
         (-1, libc::EINVAL) => observed(true, "kernel-syscall", None),
         (-1, libc::ENOSYS) => observed(false, "kernel-syscall", Some("ENOSYS".to_string())),
+        (-1, e) if transient(e) => probe_failed(e),
         (-1, e) => observed(
             false,
             "kernel-syscall",
@@ -74,6 +96,9 @@ fn clear_sighand() -> Capability {
     }
     if pid == -1 {
         let e = last_errno();
+        if transient(e) {
+            return probe_failed(e);
+        }
         let note = (e != libc::EINVAL).then(|| format!("clone3 answered {}", errno::name(e)));
         return observed(false, "kernel-clone3-child", note);
     }
@@ -113,6 +138,9 @@ fn pidfd_open() -> Capability {
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0) };
     if fd == -1 {
         let e = last_errno();
+        if transient(e) {
+            return probe_failed(e);
+        }
         return observed(false, "kernel-syscall", Some(errno::name(e)));
     }
     // SAFETY: closes the fd just opened, which nothing else knows about.
