@@ -4,6 +4,15 @@ use std::fmt;
 use std::os::unix::process::ExitStatusExt;
 
 /// How a child ended: the raw `waitpid` status. Mirrors `std::process::ExitStatus`.
+///
+/// ```
+/// use spawnmatrix_spawn::Command;
+///
+/// let status = Command::new("sh").args(["-c", "exit 3"]).status()?;
+/// assert_eq!((status.success(), status.code(), status.signal()), (false, Some(3), None));
+/// assert_eq!(status.to_string(), "exit status: 3");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExitStatus(pub(super) libc::c_int);
 
