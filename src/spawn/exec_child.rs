@@ -10,9 +10,11 @@ use std::ffi::c_char;
 use std::ptr;
 
 use super::closefds;
+use super::command::PreExec;
 use super::error::errno;
 use super::fdplan::FdMove;
-use super::os;
+use super::ids::{self, Ids};
+use super::platform;
 use super::search::{Next, SearchState};
 
 /// Where the child changes directory to, if anywhere.
@@ -49,6 +51,11 @@ pub(super) struct ChildView {
     pub close_keep: *const libc::c_int,
     pub close_keep_len: usize,
     pub close_limit: Option<libc::c_int>,
+    /// The ids to take.
+    pub ids: *const Ids,
+    /// Closures to run last (non-empty only in a forked child).
+    pub pre_exec: *mut PreExec,
+    pub pre_exec_len: usize,
 }
 
 /// Prepares the child and execs. Returns only on failure, with the errno to report.
@@ -62,6 +69,12 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
     if let Some(pgid) = v.pgid {
         if libc::setpgid(0, pgid) == -1 {
             return errno();
+        }
+    }
+    if let Some(ids) = v.ids.as_ref() {
+        let e = ids::apply(ids);
+        if e != 0 {
+            return e;
         }
     }
     let rc = match v.cwd {
@@ -98,13 +111,19 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
         }
     }
     for &sig in slice(v.default_signals, v.default_signals_len) {
-        let e = os::set_default(sig);
+        let e = platform::set_default(sig);
         if e != 0 {
             return e;
         }
     }
     if libc::sigprocmask(libc::SIG_SETMASK, v.mask, ptr::null_mut()) == -1 {
         return errno();
+    }
+    for f in slice_mut(v.pre_exec, v.pre_exec_len) {
+        let e = run_pre_exec(f);
+        if e != 0 {
+            return e;
+        }
     }
     if let Some(limit) = v.close_limit {
         closefds::close_others(slice(v.close_keep, v.close_keep_len), limit);
@@ -119,13 +138,24 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
     search.result()
 }
 
+/// Runs one `pre_exec` closure (only ever in a forked child): 0, or its error's errno
+/// (`EINVAL` if it has none, as std). A panic aborts the child, as in std, rather than
+/// unwinding into the copy of the parent's frames.
+unsafe fn run_pre_exec(f: &mut PreExec) -> libc::c_int {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(Ok(())) => 0,
+        Ok(Err(e)) => e.raw_os_error().unwrap_or(libc::EINVAL),
+        Err(_) => libc::abort(),
+    }
+}
+
 /// Sets every caught signal to `SIG_DFL`, so no parent handler can run in the child once the
 /// mask is lifted. Ignored signals stay ignored. Returns 0 or an errno.
 unsafe fn reset_caught_signals() -> libc::c_int {
-    for sig in 1..os::NSIG {
+    for sig in 1..platform::NSIG {
         // A number that cannot be queried (one a libc reserves) has no user handler.
-        if os::has_handler(sig) == Some(true) {
-            let e = os::set_default(sig);
+        if platform::has_handler(sig) == Some(true) {
+            let e = platform::set_default(sig);
             if e != 0 {
                 return e;
             }

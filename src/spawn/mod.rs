@@ -61,15 +61,20 @@
 mod child;
 mod closefds;
 mod command;
+mod command_debug;
+mod command_iters;
 mod cstr;
 mod dispatch;
 mod env;
 mod error;
+mod exec;
 mod exec_child;
 mod fdplan;
 mod fork;
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 mod glibc_version;
+mod ids;
+mod initial_env;
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 mod glibc_version {
     /// Not glibc: no old-glibc workaround applies.
@@ -77,15 +82,27 @@ mod glibc_version {
         false
     }
 }
-mod os;
+#[path = "std_os/mod.rs"]
+pub mod os;
 mod output;
 mod plan;
+// Per-platform facts (`NSIG`, a close-on-exec pipe, ...); the folder keeps its name, the
+// module name `os` is the public one std's extension traits live under.
+#[path = "os/mod.rs"]
+mod platform;
 mod posix;
 mod search;
 mod sigs;
 mod status;
 mod stdio;
 mod strategy;
+
+#[cfg(target_os = "linux")]
+#[path = "pidfd_linux.rs"]
+mod pidfd;
+#[cfg(not(target_os = "linux"))]
+#[path = "pidfd_none.rs"]
+mod pidfd;
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -98,7 +115,13 @@ use no_clone as clone_backend;
 
 pub use child::Child;
 pub use command::Command;
+pub use command_iters::{CommandArgs, CommandEnvs};
 pub use error::{InputError, UnsupportedError};
 pub use status::{ExitStatus, Output};
+/// Not about spawning; re-exported so that `std::process::` paths need only one change.
+pub use std::process::{abort, exit, id, ExitCode, Termination};
+/// The parent's ends of a child's piped stdio are std's own types, so code that names them
+/// keeps compiling.
+pub use std::process::{ChildStderr, ChildStdin, ChildStdout};
 pub use stdio::Stdio;
 pub use strategy::{ParseStrategyError, Strategy};

@@ -20,8 +20,8 @@ use attr::Attr;
 use super::closefds::ClosePlan;
 use super::dispatch::unsupported;
 use super::fdplan::copy_above;
-use super::os;
 use super::plan::{absolute_in, Prepared};
+use super::platform;
 use super::search::{Next, SearchState};
 use super::sigs;
 use super::strategy::Strategy;
@@ -44,11 +44,15 @@ pub(super) fn cannot_express(p: &Prepared) -> Option<&'static str> {
     if p.cwd_fd.is_some() && spawn_ext::addfchdir().is_none() {
         return Some("change directory by fd (no posix_spawn_file_actions_addfchdir in this libc)");
     }
-    if p.cwd_fd.is_some() && !os::POSIX_SPAWN_RELATIVE_AFTER_CHDIR && p.relative_after_chdir() {
+    if p.cwd_fd.is_some() && !platform::POSIX_SPAWN_RELATIVE_AFTER_CHDIR && p.relative_after_chdir()
+    {
         return Some("resolve a relative program path after an fchdir");
     }
     if p.setsid && setsid_flag().is_none() {
         return Some("start a new session (no POSIX_SPAWN_SETSID)");
+    }
+    if p.ids.any() {
+        return Some("set user or group ids");
     }
     if p.close.is_some() && spawn_ext::addclosefrom().is_none() {
         return Some("close other fds (no posix_spawn_file_actions_addclosefrom_np)");
@@ -170,7 +174,7 @@ fn absolute_candidates(p: &Prepared) -> io::Result<Option<Vec<CString>>> {
     let Some(cwd) = &p.cwd_path else {
         return Ok(None);
     };
-    if os::POSIX_SPAWN_RELATIVE_AFTER_CHDIR || !p.relative_after_chdir() {
+    if platform::POSIX_SPAWN_RELATIVE_AFTER_CHDIR || !p.relative_after_chdir() {
         return Ok(None);
     }
     p.candidate_strings
