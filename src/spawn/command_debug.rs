@@ -9,19 +9,17 @@ use std::os::unix::ffi::OsStrExt;
 use super::command::{Command, Cwd};
 use super::env::EnvChanges;
 
-/// An `OsStr` printed as std prints the C string it becomes: quoted, bytes outside printable
-/// ASCII escaped; a string with a NUL byte prints as `"<string-with-nul>"`, std's stand-in.
+/// An `OsStr` printed as std prints the C string it becomes (quoted, as `OsStr` prints);
+/// a string with a NUL byte prints as `"<string-with-nul>"`, std's stand-in for it.
 pub(super) struct CStrDebug<'a>(pub &'a OsStr);
 
 impl fmt::Debug for CStrDebug<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let bytes = self.0.as_bytes();
-        let bytes = if bytes.contains(&0) {
-            b"<string-with-nul>".as_slice()
+        if self.0.as_bytes().contains(&0) {
+            fmt::Debug::fmt(OsStr::new("<string-with-nul>"), f)
         } else {
-            bytes
-        };
-        write!(f, "\"{}\"", bytes.escape_ascii())
+            fmt::Debug::fmt(self.0, f)
+        }
     }
 }
 

@@ -34,10 +34,19 @@ impl<'a> Iterator for CommandArgs<'a> {
 impl ExactSizeIterator for CommandArgs<'_> {}
 
 impl fmt::Debug for CommandArgs<'_> {
-    /// A list of the arguments, each quoted as std quotes a C string.
+    /// `CommandArgs { inner: [..] }`, each argument quoted as std quotes a C string.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_list()
-            .entries(self.iter.clone().map(|a| CStrDebug(a)))
+        /// The remaining arguments as a list.
+        struct List<'a>(std::slice::Iter<'a, OsString>);
+        impl fmt::Debug for List<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_list()
+                    .entries(self.0.clone().map(|a| CStrDebug(a)))
+                    .finish()
+            }
+        }
+        f.debug_struct("CommandArgs")
+            .field("inner", &List(self.iter.clone()))
             .finish()
     }
 }
