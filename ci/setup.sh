@@ -41,7 +41,8 @@ toolchain_install() { # toolchain [component...]
 }
 
 if want rust; then
-  for t in x86_64-unknown-linux-musl x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin aarch64-unknown-linux-musl; do
+  for t in x86_64-unknown-linux-musl x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin aarch64-unknown-linux-musl \
+           i686-unknown-linux-gnu i686-unknown-linux-musl; do
     rustup target list --installed | grep -qx "$t" || { log "rustup target add $t"; rustup target add "$t" >/dev/null; }
   done
   rustup component list --installed | grep -q '^clippy' || rustup component add clippy rustfmt >/dev/null
@@ -56,7 +57,9 @@ if want nightly; then toolchain_install "$(cat ci/nightly-toolchain)" rust-src; 
 # gcc + libc6-dev (libc.a) build the static child helper in build.rs; musl-gcc builds it for the
 # musl target; binutils' objdump checks that no newer spawn symbol is linked hard (a sys test).
 # actionlint checks the workflow's run: blocks with shellcheck; 60-workflows.sh the scripts too.
-if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils shellcheck; fi
+# gcc-multilib links i686-unknown-linux-gnu and builds its helper (`gcc -m32`; the i686 musl
+# helper comes from the pinned zig below).
+if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils shellcheck gcc-multilib; fi
 if want apt-containers; then apt_install podman runc uidmap; fi
 if want apt-browser; then apt_install chromium chromium-driver; fi
 if want pip; then

@@ -277,6 +277,7 @@ fn assemble(
         capabilities,
         cases: BTreeMap::new(),
         perf: None,
+        fuzz: None,
     };
     Outcome::Checked {
         report: Box::new(report),

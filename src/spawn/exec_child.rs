@@ -7,14 +7,13 @@
 //! and cannot panic: no indexing, no `unwrap`, no arithmetic that can overflow.
 
 use std::ffi::c_char;
-use std::ptr;
 
 use super::closefds;
 use super::command::PreExec;
 use super::error::errno;
 use super::fdplan::FdMove;
 use super::ids::{self, Ids};
-use super::platform;
+use super::os;
 use super::search::{Next, SearchState};
 
 /// Where the child changes directory to, if anywhere.
@@ -111,13 +110,14 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
         }
     }
     for &sig in slice(v.default_signals, v.default_signals_len) {
-        let e = platform::set_default(sig);
+        let e = os::set_default(sig);
         if e != 0 {
             return e;
         }
     }
-    if libc::sigprocmask(libc::SIG_SETMASK, v.mask, ptr::null_mut()) == -1 {
-        return errno();
+    let e = os::set_mask(v.mask);
+    if e != 0 {
+        return e;
     }
     for f in slice_mut(v.pre_exec, v.pre_exec_len) {
         let e = run_pre_exec(f);
@@ -152,10 +152,10 @@ unsafe fn run_pre_exec(f: &mut PreExec) -> libc::c_int {
 /// Sets every caught signal to `SIG_DFL`, so no parent handler can run in the child once the
 /// mask is lifted. Ignored signals stay ignored. Returns 0 or an errno.
 unsafe fn reset_caught_signals() -> libc::c_int {
-    for sig in 1..platform::NSIG {
+    for sig in 1..os::NSIG {
         // A number that cannot be queried (one a libc reserves) has no user handler.
-        if platform::has_handler(sig) == Some(true) {
-            let e = platform::set_default(sig);
+        if os::has_handler(sig) == Some(true) {
+            let e = os::set_default(sig);
             if e != 0 {
                 return e;
             }

@@ -9,8 +9,8 @@ use super::child::{abandon, reap_failed};
 use super::error::last;
 use super::exec_child;
 use super::fdplan::copy_above;
+use super::os::pipe_cloexec;
 use super::plan::Prepared;
-use super::platform::pipe_cloexec;
 use super::sigs::BlockAll;
 
 /// Spawns with `fork`.

@@ -22,7 +22,10 @@
 //! - **Program lookup.** A program containing `/` is used as given; a relative one is resolved
 //!   against the child's *new* working directory. A bare name is searched in the `PATH` of the
 //!   environment the child receives (the parent's when the environment is unchanged), or
-//!   `/bin:/usr/bin` when that environment has no `PATH`; an empty entry means the working
+//!   when that environment has no `PATH`, the path the libc's `execvp` uses, as `std` does
+//!   (it leaves the search to `execvp`/`posix_spawnp`): `/bin:/usr/bin` on glibc (`CS_PATH`),
+//!   `/usr/local/bin:/bin:/usr/bin` on musl, `/usr/bin:/bin` on macOS and FreeBSD
+//!   (`_PATH_DEFPATH`); an empty entry means the working
 //!   directory. The search follows `execvp`: `ENOENT`, `ENOTDIR`, `ESTALE`, `ENODEV` and
 //!   `ETIMEDOUT` go on to the next entry, `EACCES` is remembered and reported if nothing else
 //!   is found, any other error stops the search; there is no `/bin/sh` retry on `ENOEXEC`. An
@@ -75,6 +78,7 @@ mod fork;
 mod glibc_version;
 mod ids;
 mod initial_env;
+mod learned;
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 mod glibc_version {
     /// Not glibc: no old-glibc workaround applies.

@@ -148,7 +148,7 @@ impl StdioKind {
             },
             StdioKind::Null => owned(open_dev_null()?, None),
             StdioKind::Piped => {
-                let (r, w) = super::platform::pipe_cloexec()?;
+                let (r, w) = super::os::pipe_cloexec()?;
                 if child_reads {
                     owned(r, Some(w))
                 } else {

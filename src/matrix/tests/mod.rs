@@ -39,6 +39,7 @@ pub fn report(libc: &str, version: &str, kind: &str) -> Report {
         capabilities: BTreeMap::new(),
         cases: BTreeMap::new(),
         perf: None,
+        fuzz: None,
     }
 }
 

@@ -9,6 +9,7 @@
 
 mod actions;
 mod attr;
+mod probe;
 
 use std::ffi::{c_char, CString};
 use std::io;
@@ -20,12 +21,14 @@ use attr::Attr;
 use super::closefds::ClosePlan;
 use super::dispatch::unsupported;
 use super::fdplan::copy_above;
+use super::os;
 use super::plan::{absolute_in, Prepared};
-use super::platform;
 use super::search::{Next, SearchState};
 use super::sigs;
 use super::strategy::Strategy;
 use crate::sys::spawn_ext;
+
+pub(super) use probe::works;
 
 /// Whether this libc's `posix_spawn` returns a failed `execve`'s errno (glibc before 2.24
 /// starts a child that exits 127 instead, which this crate never reports as success).
@@ -44,8 +47,7 @@ pub(super) fn cannot_express(p: &Prepared) -> Option<&'static str> {
     if p.cwd_fd.is_some() && spawn_ext::addfchdir().is_none() {
         return Some("change directory by fd (no posix_spawn_file_actions_addfchdir in this libc)");
     }
-    if p.cwd_fd.is_some() && !platform::POSIX_SPAWN_RELATIVE_AFTER_CHDIR && p.relative_after_chdir()
-    {
+    if p.cwd_fd.is_some() && !os::POSIX_SPAWN_RELATIVE_AFTER_CHDIR && p.relative_after_chdir() {
         return Some("resolve a relative program path after an fchdir");
     }
     if p.setsid && setsid_flag().is_none() {
@@ -174,7 +176,7 @@ fn absolute_candidates(p: &Prepared) -> io::Result<Option<Vec<CString>>> {
     let Some(cwd) = &p.cwd_path else {
         return Ok(None);
     };
-    if platform::POSIX_SPAWN_RELATIVE_AFTER_CHDIR || !p.relative_after_chdir() {
+    if os::POSIX_SPAWN_RELATIVE_AFTER_CHDIR || !p.relative_after_chdir() {
         return Ok(None);
     }
     p.candidate_strings

@@ -13,6 +13,11 @@ pub mod linux {
     pub mod process;
 }
 
+// The spawn code's per-platform facts (`os/`, module `platform`), reachable as `os::...`
+// inside the spawn module only; the public `os` module is the one std's traits live under.
+#[allow(unused_imports)]
+pub(in crate::spawn) use super::platform::*;
+
 /// Keeps the extension traits implementable only here, as std's are.
 mod sealed {
     pub trait Sealed {}
