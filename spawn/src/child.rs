@@ -12,6 +12,28 @@ use super::status::{ExitStatus, Output};
 use super::strategy::Strategy;
 
 /// A spawned child. Mirrors `std::process::Child`: dropping it neither kills nor waits.
+///
+/// ```
+/// use std::io::Write;
+/// use spawnmatrix_spawn::os::unix::process::ExitStatusExt;
+/// use spawnmatrix_spawn::{Command, Stdio};
+///
+/// let mut child = Command::new("tr")
+///     .arg("a-z")
+///     .arg("A-Z")
+///     .stdin(Stdio::piped())
+///     .stdout(Stdio::piped())
+///     .spawn()?;
+/// child.stdin.take().unwrap().write_all(b"shout")?; // dropped: tr sees end of input
+/// let output = child.wait_with_output()?;
+/// assert_eq!(output.stdout, b"SHOUT");
+///
+/// let mut sleeper = Command::new("sleep").arg("60").spawn()?;
+/// assert!(sleeper.try_wait()?.is_none());
+/// sleeper.kill()?;
+/// assert_eq!(sleeper.wait()?.signal(), Some(libc::SIGKILL));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct Child {
     pid: libc::pid_t,

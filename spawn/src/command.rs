@@ -33,7 +33,25 @@ pub(super) enum Mask {
 /// A `pre_exec` closure, as std stores it.
 pub(super) type PreExec = Box<dyn FnMut() -> io::Result<()> + Send + Sync>;
 
-/// A process to spawn. Mirrors `std::process::Command`; see the module docs for semantics.
+/// A process to spawn. Mirrors `std::process::Command`; the [crate docs](crate) give the
+/// semantics, which are the same for every [`Strategy`].
+///
+/// ```
+/// use spawnmatrix_spawn::{Command, Stdio};
+///
+/// let status = Command::new("sh")
+///     .args(["-c", "test \"$GREETING\" = hello && test \"$(pwd)\" = /"])
+///     .env("GREETING", "hello")
+///     .current_dir("/")
+///     .stdout(Stdio::null())
+///     .status()?;
+/// assert!(status.success());
+///
+/// // A failed exec is an error carrying the errno, never a child exiting 127.
+/// let err = Command::new("/nonexistent/program").status().unwrap_err();
+/// assert_eq!(err.raw_os_error(), Some(libc::ENOENT));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct Command {
     pub(super) program: OsString,
     /// The full argv, `argv[0]` (the program as given) included.
@@ -155,6 +173,18 @@ impl Command {
     }
 
     /// The child's working directory, as an open directory fd (`fchdir` in the child).
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// let dir = std::fs::File::open("/")?;
+    /// let status = Command::new("sh")
+    ///     .args(["-c", "test \"$(pwd)\" = /"])
+    ///     .current_dir_fd(dir)
+    ///     .status()?;
+    /// assert!(status.success());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn current_dir_fd(&mut self, dir: impl Into<OwnedFd>) -> &mut Command {
         self.cwd = Some(Cwd::Fd(dir.into()));
         self
@@ -182,6 +212,23 @@ impl Command {
     /// Mappings may overlap and permute. A negative `child_fd` fails at spawn. The command
     /// owns the fd from now on and marks it close-on-exec, so it reaches a child only where
     /// it is mapped.
+    ///
+    /// ```
+    /// use std::os::fd::OwnedFd;
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// // The child writes to its fd 5, which is this file here.
+    /// let path = std::env::temp_dir().join(format!("fd-doc-{}", std::process::id()));
+    /// let file = std::fs::File::create(&path)?;
+    /// let status = Command::new("sh")
+    ///     .args(["-c", "echo via-fd-5 >&5"])
+    ///     .fd(5, OwnedFd::from(file))
+    ///     .status()?;
+    /// assert!(status.success());
+    /// assert_eq!(std::fs::read_to_string(&path)?, "via-fd-5\n");
+    /// std::fs::remove_file(&path)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn fd(&mut self, child_fd: RawFd, parent_fd: impl Into<OwnedFd>) -> &mut Command {
         let fd = parent_fd.into();
         match usize::try_from(child_fd) {
@@ -194,12 +241,36 @@ impl Command {
     }
 
     /// Whether the child starts a new session (`setsid`).
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::{Command, Stdio};
+    ///
+    /// // `cat` waits for its stdin to close, so the child is still there to be asked.
+    /// let mut child = Command::new("cat").setsid(true).stdin(Stdio::piped()).spawn()?;
+    /// let pid = child.id() as libc::pid_t;
+    /// // SAFETY: getsid only reads the session id of our own child.
+    /// assert_eq!(unsafe { libc::getsid(pid) }, pid, "the child leads its own session");
+    /// drop(child.stdin.take());
+    /// assert!(child.wait()?.success());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn setsid(&mut self, on: bool) -> &mut Command {
         self.setsid = on;
         self
     }
 
-    /// The child's signal mask: exactly these signals blocked.
+    /// The child's signal mask: exactly these signals blocked. Signal numbers the platform does
+    /// not know fail the spawn with `InvalidInput`.
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// let status = Command::new("true").signal_mask(&[libc::SIGUSR1]).status()?;
+    /// assert!(status.success());
+    /// let err = Command::new("true").signal_mask(&[100_000]).status().unwrap_err();
+    /// assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn signal_mask(&mut self, signals: &[libc::c_int]) -> &mut Command {
         self.mask = Mask::Signals(signals.to_vec());
         self
@@ -213,6 +284,15 @@ impl Command {
 
     /// Signals whose disposition is reset to `SIG_DFL` in the child even if ignored now
     /// (`SIGPIPE` always is).
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// // Even if this process ignores SIGINT, the child starts with the default action.
+    /// let status = Command::new("true").reset_signals(&[libc::SIGINT]).status()?;
+    /// assert!(status.success());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn reset_signals(&mut self, signals: &[libc::c_int]) -> &mut Command {
         self.reset_signals = signals.to_vec();
         self
@@ -228,7 +308,21 @@ impl Command {
         self
     }
 
-    /// How the child is created (default [`Strategy::Auto`]).
+    /// How the child is created (default [`Strategy::Auto`]). A forced strategy this process
+    /// cannot use, or that cannot express the request, is an `ErrorKind::Unsupported` error.
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::{Command, Strategy};
+    ///
+    /// let mut child = Command::new("true").strategy(Strategy::Fork).spawn()?;
+    /// assert_eq!(child.strategy(), Strategy::Fork);
+    /// assert!(child.wait()?.success());
+    ///
+    /// // Vfork is never offered (see `Strategy::Vfork`).
+    /// let err = Command::new("true").strategy(Strategy::Vfork).spawn().unwrap_err();
+    /// assert_eq!(err.kind(), std::io::ErrorKind::Unsupported);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     pub fn strategy(&mut self, s: Strategy) -> &mut Command {
         self.strategy = s;
         self

@@ -6,6 +6,16 @@ use std::os::unix::process::ExitStatusExt as _;
 /// How a child ended: the raw `waitpid` status. Mirrors `std::process::ExitStatus`; the
 /// signal, core dump and raw word are in [`ExitStatusExt`](super::os::unix::process::ExitStatusExt),
 /// as in std. `Default` is "exited 0", as in std.
+///
+/// ```
+/// use spawnmatrix_spawn::os::unix::process::ExitStatusExt;
+/// use spawnmatrix_spawn::Command;
+///
+/// let status = Command::new("sh").args(["-c", "exit 3"]).status()?;
+/// assert_eq!((status.success(), status.code(), status.signal()), (false, Some(3), None));
+/// assert_eq!(status.to_string(), "exit status: 3");
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ExitStatus(pub(super) libc::c_int);
 

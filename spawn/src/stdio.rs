@@ -10,6 +10,19 @@ use super::error::check;
 
 /// A child's standard stream: inherited, `/dev/null`, a new pipe, or a given fd. Mirrors
 /// `std::process::Stdio`.
+///
+/// ```
+/// use spawnmatrix_spawn::{Command, Stdio};
+///
+/// // Any file or owned fd can be a child's stream.
+/// let output = Command::new("cat")
+///     .stdin(std::fs::File::open("/dev/null")?)
+///     .stdout(Stdio::piped())
+///     .stderr(Stdio::inherit())
+///     .output()?;
+/// assert!(output.status.success() && output.stdout.is_empty());
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct Stdio(pub(super) StdioKind);
 
 pub(super) enum StdioKind {

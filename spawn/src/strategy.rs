@@ -5,8 +5,20 @@ use std::str::FromStr;
 
 use super::clone_backend;
 
-/// How the child process is created. Every strategy gives the same semantics (see the module
-/// docs); they differ in cost and in what they can express on a platform.
+/// How the child process is created. Every strategy gives the same semantics (see the
+/// [crate docs](crate)); they differ in cost and in what they can express on a platform.
+///
+/// ```
+/// use spawnmatrix_spawn::{Command, Strategy};
+///
+/// // Every strategy this process can use runs the same command the same way.
+/// for strategy in Strategy::available() {
+///     let status = Command::new("true").strategy(strategy).status()?;
+///     assert!(status.success(), "{strategy}");
+/// }
+/// assert_eq!("clone3".parse::<Strategy>(), Ok(Strategy::Clone3));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Strategy {
     /// The fastest strategy that can express the request here.

@@ -53,6 +53,15 @@ pub struct Capability {
 pub type Capabilities = BTreeMap<String, Capability>;
 
 /// Probes everything this module knows about. Cheap (one short-lived child on Linux).
+///
+/// ```
+/// use spawnmatrix_spawn::caps;
+///
+/// for (name, cap) in caps::detect() {
+///     let note = cap.note.as_deref().unwrap_or("");
+///     println!("{name:45} {:5} {:22} {note}", cap.available, cap.how);
+/// }
+/// ```
 pub fn detect() -> Capabilities {
     let mut caps = Capabilities::new();
     caps.extend(functions::detect());

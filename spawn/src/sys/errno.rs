@@ -44,6 +44,13 @@ const TABLE: &[(&str, i32)] = &[
 ];
 
 /// The symbolic name of `errno`, or `E<number>` for a value this table does not know.
+///
+/// ```
+/// use spawnmatrix_spawn::sys::errno;
+///
+/// assert_eq!(errno::name(libc::ENOENT), "ENOENT");
+/// assert_eq!(errno::number("EBADF"), Some(libc::EBADF));
+/// ```
 pub fn name(errno: i32) -> String {
     TABLE
         .iter()

@@ -50,6 +50,15 @@ pub fn for_target() -> impl Iterator<Item = SpawnFlag> {
 }
 
 /// The flag called `name`, if its value is known for this target.
+///
+/// ```
+/// use spawnmatrix_spawn::sys::flags;
+///
+/// let setsid = flags::by_name("POSIX_SPAWN_SETSID");
+/// println!("POSIX_SPAWN_SETSID here: {:?}", setsid.map(|f| f.value));
+/// let setpgroup = flags::by_name("POSIX_SPAWN_SETPGROUP").expect("POSIX has it");
+/// assert_eq!(setpgroup.value as libc::c_int, libc::POSIX_SPAWN_SETPGROUP as libc::c_int);
+/// ```
 pub fn by_name(name: &str) -> Option<SpawnFlag> {
     for_target().find(|f| f.name == name)
 }

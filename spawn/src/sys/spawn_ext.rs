@@ -6,6 +6,18 @@
 //! no working `dlsym`; there `build.rs` link-probed each symbol against the real target libc
 //! and set `cfg(spawnmatrix_static_has = "<symbol>")`, and present symbols are referenced
 //! directly.
+//!
+//! ```
+//! use spawnmatrix_spawn::sys::spawn_ext::{self, How};
+//!
+//! // posix_spawn itself is always there; how it was found depends on the build.
+//! let found = spawn_ext::find_symbol("posix_spawn").expect("every libc has posix_spawn");
+//! assert_eq!(found.how, How::for_this_build());
+//! match spawn_ext::addchdir() {
+//!     Some(f) => println!("chdir file action: {} ({})", f.name, f.how.as_str()),
+//!     None => println!("this libc has no chdir file action"),
+//! }
+//! ```
 
 use std::ffi::{c_char, c_int, c_void};
 

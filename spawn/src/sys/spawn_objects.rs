@@ -11,6 +11,37 @@ use std::io;
 use std::mem::MaybeUninit;
 
 /// An initialised `posix_spawn_file_actions_t`.
+///
+/// ```
+/// use std::ffi::CString;
+/// use spawnmatrix_spawn::sys::{check_rc, spawn_objects::{FileActions, SpawnAttr}};
+///
+/// let mut actions = FileActions::new()?;
+/// let attr = SpawnAttr::new()?;
+/// // The libc's own answer, kept as is (0, or an error number).
+/// assert_eq!(actions.adddup2(2, 1), 0);
+/// let program = CString::new("/bin/sh").unwrap();
+/// let script = CString::new("exit 7").unwrap();
+/// let argv = [program.as_ptr(), c"-c".as_ptr(), script.as_ptr(), std::ptr::null()];
+/// let envp: [*const libc::c_char; 1] = [std::ptr::null()];
+/// let mut pid = 0;
+/// // SAFETY: every pointer is valid and NUL-terminated for the duration of the call.
+/// check_rc(unsafe {
+///     libc::posix_spawn(
+///         &mut pid,
+///         program.as_ptr(),
+///         actions.as_ptr(),
+///         attr.as_ptr(),
+///         argv.as_ptr() as *const *mut libc::c_char,
+///         envp.as_ptr() as *const *mut libc::c_char,
+///     )
+/// })?;
+/// let mut status = 0;
+/// // SAFETY: waits for the child just created.
+/// assert_eq!(unsafe { libc::waitpid(pid, &mut status, 0) }, pid);
+/// assert_eq!(libc::WEXITSTATUS(status), 7);
+/// # Ok::<(), std::io::Error>(())
+/// ```
 pub struct FileActions(libc::posix_spawn_file_actions_t);
 
 impl FileActions {

@@ -42,6 +42,19 @@ pub trait CommandExt: Sealed {
     fn arg0<S: AsRef<OsStr>>(&mut self, arg: S) -> &mut Command;
 
     /// Puts the child in process group `pgroup` (0: a new group led by the child).
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::os::unix::process::CommandExt;
+    /// use spawnmatrix_spawn::{Command, Stdio};
+    ///
+    /// let mut child = Command::new("cat").process_group(0).stdin(Stdio::piped()).spawn()?;
+    /// let pid = child.id() as libc::pid_t;
+    /// // SAFETY: getpgid only reads the process group of our own child.
+    /// assert_eq!(unsafe { libc::getpgid(pid) }, pid, "the child leads a new group");
+    /// drop(child.stdin.take());
+    /// assert!(child.wait()?.success());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
     fn process_group(&mut self, pgroup: i32) -> &mut Command;
 }
 
