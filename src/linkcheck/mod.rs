@@ -290,6 +290,7 @@ fn assemble(
         platform,
         capabilities,
         cases: BTreeMap::new(),
+        auto_strategy: None,
         perf: None,
     };
     Outcome::Checked {
