@@ -33,6 +33,9 @@ done
 log() { printf 'emulate: %s\n' "$*" >&2; }
 
 bash ci/setup.sh pip emulation
+# cargo-zigbuild and zig live in CI's venv.
+# shellcheck source=ci/env.sh
+. ci/env.sh
 cache=${SPAWNMATRIX_CACHE:-}
 [ -n "$cache" ] || { [ "$(id -u)" = 0 ] && cache=/var/cache/spawnmatrix || cache=$HOME/.cache/spawnmatrix; }
 mkdir -p "$out"

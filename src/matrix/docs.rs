@@ -124,14 +124,13 @@ impl Range {
         match release {
             Release::Exact(v) => self.contains(v),
             Release::AtLeast(v) => {
-                self.from.as_ref().map_or(true, |f| f <= v) && self.upper.is_none()
+                self.from.as_ref().is_none_or(|f| f <= v) && self.upper.is_none()
             }
         }
     }
 
     fn contains(&self, v: &Version) -> bool {
-        self.from.as_ref().map_or(true, |f| f <= v)
-            && self.upper.as_ref().map_or(true, |u| u.admits(v))
+        self.from.as_ref().is_none_or(|f| f <= v) && self.upper.as_ref().is_none_or(|u| u.admits(v))
     }
 
     fn overlaps(&self, other: &Range) -> bool {

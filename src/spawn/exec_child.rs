@@ -9,6 +9,7 @@
 use std::ffi::c_char;
 use std::ptr;
 
+use super::closefds;
 use super::error::errno;
 use super::fdplan::FdMove;
 use super::os;
@@ -43,6 +44,11 @@ pub(super) struct ChildView {
     pub reset_handlers: bool,
     /// The child's signal mask.
     pub mask: *const libc::sigset_t,
+    /// Fds kept when the others are closed (sorted), and the fallback loop's limit; `None`:
+    /// close nothing.
+    pub close_keep: *const libc::c_int,
+    pub close_keep_len: usize,
+    pub close_limit: Option<libc::c_int>,
 }
 
 /// Prepares the child and execs. Returns only on failure, with the errno to report.
@@ -99,6 +105,9 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
     }
     if libc::sigprocmask(libc::SIG_SETMASK, v.mask, ptr::null_mut()) == -1 {
         return errno();
+    }
+    if let Some(limit) = v.close_limit {
+        closefds::close_others(slice(v.close_keep, v.close_keep_len), limit);
     }
     let mut search = SearchState::new();
     for &path in slice(v.candidates, v.candidates_len) {

@@ -18,7 +18,7 @@
 //!   `signal_mask` or `reset_signals`), `SIGKILL`/`SIGSTOP` in `reset_signals`, or a negative
 //!   child fd is `InvalidInput`.
 //! - **Order in the child:** `setsid`, `setpgid`, change directory, fd mapping, signal
-//!   dispositions, signal mask, `execve`.
+//!   dispositions, signal mask, closing the other fds ([`Command::close_fds`]), `execve`.
 //! - **Program lookup.** A program containing `/` is used as given; a relative one is resolved
 //!   against the child's *new* working directory. A bare name is searched in the `PATH` of the
 //!   environment the child receives (the parent's when the environment is unchanged), or
@@ -59,6 +59,7 @@
 //! `fork`).
 
 mod child;
+mod closefds;
 mod command;
 mod cstr;
 mod dispatch;

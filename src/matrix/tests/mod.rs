@@ -40,6 +40,7 @@ pub fn report(libc: &str, version: &str, kind: &str) -> Report {
         cases: BTreeMap::new(),
         auto_strategy: None,
         perf: None,
+        fuzz: None,
     }
 }
 
