@@ -3,7 +3,8 @@
 # The guest's /init (run by busybox sh as PID 1 in a ci/emulate.sh initramfs). Mounts what
 # the suite needs, runs each program listed in /suite/run.list, prints each one's output
 # between markers on the console for the host to parse, then powers the machine off.
-# /suite/env (written by the host) sets the suite's environment.
+# /suite/env (written by the host) sets the suite's environment and SUITE_TIMEOUT, each
+# program's time limit in seconds (rc=143 when it is hit).
 /bin/busybox --install -s
 mount -t proc proc /proc
 mount -t sysfs sys /sys
@@ -22,7 +23,7 @@ while IFS='	' read -r name dir command; do
   [ -n "$name" ] || continue
   echo "@@emu begin $name"
   start=$(date +%s)
-  ( cd "$dir" && eval "exec $command" ) </dev/null 2>&1
+  ( cd "$dir" && eval "exec timeout $SUITE_TIMEOUT $command" ) </dev/null 2>&1
   rc=$?
   echo "@@emu end $name rc=$rc seconds=$(( $(date +%s) - start ))"
 done < /suite/run.list
