@@ -46,10 +46,10 @@ configure() {
   case $1 in
     aarch64)
       target=aarch64-unknown-linux-musl debarch=arm64 flavour=arm64 libc=musl
-      qemu=qemu-system-aarch64 machine=(-M virt -cpu cortex-a57) memory=1024 ;;
+      qemu=qemu-system-aarch64 machine=(-M virt -cpu cortex-a57) memory=2048 ;;
     armhf)
       target=armv7-unknown-linux-gnueabihf debarch=armhf flavour=armmp-lpae libc=gnu
-      qemu=qemu-system-arm machine=(-M virt -cpu cortex-a15) memory=1024 ;;
+      qemu=qemu-system-arm machine=(-M virt -cpu cortex-a15) memory=2048 ;;
     *) log "unknown architecture $1 (aarch64, armhf)"; return 1 ;;
   esac
 }
@@ -138,6 +138,8 @@ for arch in "${archs[@]}"; do
   {
     echo "export HOME=/tmp/home PATH=/usr/sbin:/usr/bin:/sbin:/bin TMPDIR=/tmp RUST_BACKTRACE=1"
     echo "export SUITE_TIMEOUT=$program_timeout"
+    # A conformance runner's hang guard (60 s natively); TCG is ~10x slower.
+    echo "export SPAWNMATRIX_RUNNER_TIMEOUT=600"
     echo "export SPAWNMATRIX_PROVENANCE=emulated"
     echo "export SPAWNMATRIX_IMAGE=$(shquote "$qemu ${machine[*]} + Debian 12 linux-image-$flavour")"
     echo "export SPAWNMATRIX_HOST=$(shquote "ci/emulate.sh: QEMU $qemu_version, Debian ${kpkg//_/ }")"

@@ -23,7 +23,9 @@ while IFS='	' read -r name dir command; do
   [ -n "$name" ] || continue
   echo "@@emu begin $name"
   start=$(date +%s)
-  ( cd "$dir" && eval "exec timeout $SUITE_TIMEOUT $command" ) </dev/null 2>&1
+  # setsid: each program leads its own session and process group, as under a login shell
+  # (children of PID 1 are otherwise in process group 0, which setpgid cannot join).
+  ( cd "$dir" && eval "exec setsid timeout $SUITE_TIMEOUT $command" ) </dev/null 2>&1
   rc=$?
   echo "@@emu end $name rc=$rc seconds=$(( $(date +%s) - start ))"
 done < /suite/run.list

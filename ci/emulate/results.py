@@ -20,7 +20,8 @@ from pathlib import Path
 RESULT = re.compile(
     r"test result: (\w+)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out"
 )
-FAILED = re.compile(r"^test (.+?) \.\.\. FAILED$")
+FAILED = re.compile(r"^test (.+?) +\.\.\. FAILED$")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def executables(build_json):
@@ -43,7 +44,7 @@ def parse(console):
     programs, files, facts = {}, {}, {}
     current, file_name, done = None, None, False
     for raw in console.splitlines():
-        line = raw.rstrip("\r")
+        line = ANSI.sub("", raw.rstrip("\r"))
         if file_name is not None:
             if line == f"@@emu file-end {file_name}":
                 files[file_name] = "\n".join(files[file_name]) + "\n"
@@ -115,6 +116,7 @@ def summary(args):
     run_list = work / "root" / "suite" / "run.list"
     if run_list.exists():
         expected = [l.split("\t", 1)[0] for l in run_list.read_text().splitlines() if l]
+    expected += [name for name in programs if name not in expected]
     skipped = {}
     skip_file = work / "skipped"
     if skip_file.exists():
