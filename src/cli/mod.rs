@@ -12,6 +12,8 @@ mod linkcheck;
 mod main_job;
 mod matrix;
 mod probe;
+#[cfg(target_os = "linux")]
+mod sandbox;
 
 /// Probe this machine's spawn family, run the conformance suite and merge the capability matrix.
 ///
@@ -43,6 +45,9 @@ enum Command {
     Expect(expect::Args),
     /// Differential fuzzing: random file-action sequences through libc, shared and fork+exec.
     Fuzz(fuzz::Args),
+    /// Run a command under a seccomp profile (clone3 refused, CLONE_VM refused).
+    #[cfg(target_os = "linux")]
+    Sandbox(sandbox::Args),
 }
 
 /// Parses the command line and runs it; errors go to stderr with a non-zero status.
@@ -57,6 +62,8 @@ pub fn main() -> ExitCode {
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Expect(a)) => expect::run(a),
         Some(Command::Fuzz(a)) => fuzz::run(a),
+        #[cfg(target_os = "linux")]
+        Some(Command::Sandbox(a)) => sandbox::run(a),
     };
     match result {
         Ok(code) => code,

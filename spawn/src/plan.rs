@@ -1,0 +1,249 @@
+//! Everything one spawn needs, prepared in the parent where allocating is allowed: C strings,
+//! pointer arrays, program candidates, the fd plan and signal sets. The child only reads it
+//! (through [`ChildView`]).
+
+use std::ffi::{c_char, CString};
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd, RawFd};
+use std::os::unix::ffi::OsStrExt;
+
+use super::closefds::ClosePlan;
+use super::command::{Command, Cwd, Defaults, Mask, PreExec};
+use super::cstr::c_string;
+use super::env::Envp;
+use super::error::InputError;
+use super::exec_child::{ChildCwd, ChildView};
+use super::fdplan::FdPlan;
+use super::ids::Ids;
+use super::search;
+use super::sigs;
+use super::stdio::{set_cloexec, Stdio, StdioKind};
+
+/// The parent's ends of piped stdio.
+#[derive(Default)]
+pub(super) struct ParentEnds {
+    pub stdin: Option<OwnedFd>,
+    pub stdout: Option<OwnedFd>,
+    pub stderr: Option<OwnedFd>,
+}
+
+/// One spawn, ready to run.
+pub(super) struct Prepared {
+    _argv_strings: Vec<CString>,
+    pub argv: Vec<*const c_char>,
+    pub envp: Envp,
+    pub candidate_strings: Vec<CString>,
+    pub candidates: Vec<*const c_char>,
+    /// The working directory as given (`current_dir`), for strategies that must make a
+    /// relative program absolute themselves.
+    pub cwd_path: Option<CString>,
+    pub cwd_fd: Option<RawFd>,
+    pub fds: FdPlan,
+    pub setsid: bool,
+    pub pgid: Option<libc::pid_t>,
+    /// The child's mask if not the calling thread's.
+    pub mask: Option<libc::sigset_t>,
+    /// `SIGPIPE` and the signals asked to be reset.
+    pub default_signals: Vec<libc::c_int>,
+    /// Fds made for this spawn whose other ends the parent keeps; closed after the spawn.
+    _child_ends: Vec<OwnedFd>,
+    /// What the child keeps when it closes the other fds (`Command::close_fds`).
+    pub close: Option<ClosePlan>,
+    /// The ids the child takes.
+    pub ids: Ids,
+    /// The command's `pre_exec` closures (only a forked child may run them).
+    pre_exec: *mut PreExec,
+    pub pre_exec_len: usize,
+    /// Whether the caller asked for a pidfd.
+    pub create_pidfd: bool,
+}
+
+impl Prepared {
+    /// Checks the command and prepares a spawn; nothing is started yet.
+    pub(super) fn new(cmd: &Command, defaults: Defaults) -> io::Result<(Prepared, ParentEnds)> {
+        if cmd.program.is_empty() {
+            return Err(io::Error::from_raw_os_error(libc::ENOENT));
+        }
+        let program = c_string(&cmd.program, || "the program name".into())?;
+        let mut argv_strings = Vec::with_capacity(cmd.argv.len());
+        for (i, a) in cmd.argv.iter().enumerate() {
+            argv_strings.push(c_string(a, || format!("argument {i} ({a:?})"))?);
+        }
+        let argv = null_terminated(&argv_strings);
+        let (envp, path) = cmd.env.build(!program.as_bytes().contains(&b'/'))?;
+        let cwd_path = match &cmd.cwd {
+            Some(Cwd::Path(p)) => Some(c_string(p.as_os_str(), || {
+                format!("the working directory {p:?}")
+            })?),
+            _ => None,
+        };
+        let cwd_fd = match &cmd.cwd {
+            Some(Cwd::Fd(fd)) => Some(fd.as_raw_fd()),
+            _ => None,
+        };
+        let mask = match &cmd.mask {
+            Mask::Inherit => None,
+            Mask::Signals(list) => Some(sigs::set_of(list, "masked")?),
+            Mask::Set(set) => Some(*set),
+        };
+        sigs::check_resettable(&cmd.reset_signals)?;
+        let mut default_signals = Vec::with_capacity(cmd.reset_signals.len() + 1);
+        default_signals.push(libc::SIGPIPE);
+        default_signals.extend_from_slice(&cmd.reset_signals);
+
+        let candidate_strings = search::candidates(&program, path.as_deref());
+        let candidates = candidate_strings.iter().map(|c| c.as_ptr()).collect();
+
+        let fd_setup = fd_pairs(cmd, defaults)?;
+        let fds = FdPlan::new(&fd_setup.pairs);
+        let close = cmd
+            .close_fds
+            .then(|| ClosePlan::new(fds.moves.iter().map(|m| m.dst)));
+        Ok((
+            Prepared {
+                _argv_strings: argv_strings,
+                argv,
+                envp,
+                candidate_strings,
+                candidates,
+                cwd_path,
+                cwd_fd,
+                fds,
+                setsid: cmd.setsid,
+                pgid: cmd.pgid,
+                mask,
+                default_signals,
+                _child_ends: fd_setup.child_ends,
+                close,
+                ids: cmd.ids.clone(),
+                pre_exec: std::ptr::null_mut(),
+                pre_exec_len: 0,
+                create_pidfd: cmd.create_pidfd,
+            },
+            fd_setup.parent,
+        ))
+    }
+
+    /// The view the child runs from. `mask` is the child's mask (the caller's own unless the
+    /// command set one); `reset_handlers` is false when the kernel already reset them.
+    pub(super) fn view(&mut self, mask: *const libc::sigset_t, reset_handlers: bool) -> ChildView {
+        ChildView {
+            candidates: self.candidates.as_ptr(),
+            candidates_len: self.candidates.len(),
+            argv: self.argv.as_ptr(),
+            envp: self.envp.as_ptr(),
+            cwd: match (&self.cwd_path, self.cwd_fd) {
+                (Some(p), _) => ChildCwd::Path(p.as_ptr()),
+                (None, Some(fd)) => ChildCwd::Fd(fd),
+                (None, None) => ChildCwd::Keep,
+            },
+            setsid: self.setsid,
+            pgid: self.pgid,
+            moves: self.fds.moves.as_mut_ptr(),
+            moves_len: self.fds.moves.len(),
+            high: self.fds.high,
+            default_signals: self.default_signals.as_ptr(),
+            default_signals_len: self.default_signals.len(),
+            reset_handlers,
+            mask,
+            close_keep: self
+                .close
+                .as_ref()
+                .map_or(std::ptr::null(), |c| c.keep.as_ptr()),
+            close_keep_len: self.close.as_ref().map_or(0, |c| c.keep.len()),
+            close_limit: self.close.as_ref().map(|c| c.limit),
+            ids: &self.ids,
+            pre_exec: self.pre_exec,
+            pre_exec_len: self.pre_exec_len,
+        }
+    }
+
+    /// Hands the command's `pre_exec` closures to the child; they stay owned by the command,
+    /// which outlives the spawn.
+    pub(super) fn set_pre_exec(&mut self, closures: &mut [PreExec]) {
+        self.pre_exec = closures.as_mut_ptr();
+        self.pre_exec_len = closures.len();
+    }
+
+    /// Why only a forked child can run this request, if so.
+    pub(super) fn needs_fork(&self) -> Option<&'static str> {
+        (self.pre_exec_len > 0).then_some("run pre_exec closures (they need a forked child)")
+    }
+
+    /// Whether the program is a relative path that the child must resolve after changing
+    /// directory (a bare name's relative `PATH` entries included).
+    pub(super) fn relative_after_chdir(&self) -> bool {
+        (self.cwd_path.is_some() || self.cwd_fd.is_some())
+            && self
+                .candidate_strings
+                .iter()
+                .any(|c| !c.as_bytes().starts_with(b"/"))
+    }
+}
+
+/// A command's fds for one spawn.
+struct FdSetup {
+    /// `(child fd, parent fd)`.
+    pairs: Vec<(RawFd, RawFd)>,
+    /// Fds created for the child's side, closed in the parent after the spawn.
+    child_ends: Vec<OwnedFd>,
+    parent: ParentEnds,
+}
+
+/// Sets up stdio and checks the fd mappings.
+fn fd_pairs(cmd: &Command, defaults: Defaults) -> io::Result<FdSetup> {
+    let mut pairs = Vec::new();
+    let mut child_ends = Vec::new();
+    let mut parent = ParentEnds::default();
+    let output_default = [Stdio::null(), Stdio::piped(), Stdio::piped()];
+    for (slot, given) in cmd.stdio.iter().enumerate() {
+        let kind = match (given, defaults) {
+            (Some(s), _) => &s.0,
+            (None, Defaults::Inherit) => &StdioKind::Inherit,
+            (None, Defaults::Output) => &output_default[slot].0,
+        };
+        let setup = kind.setup(slot == 0)?;
+        if let Some(src) = setup.child_src {
+            pairs.push((slot as RawFd, src));
+        }
+        child_ends.extend(setup.child_owned);
+        let end = match slot {
+            0 => &mut parent.stdin,
+            1 => &mut parent.stdout,
+            _ => &mut parent.stderr,
+        };
+        *end = setup.parent;
+    }
+    for (&child_fd, fd) in &cmd.fds {
+        if child_fd < 0 {
+            return Err(InputError::NegativeFd { fd: child_fd }.into());
+        }
+        set_cloexec(fd.as_raw_fd())?;
+        pairs.push((child_fd, fd.as_raw_fd()));
+    }
+    if let Some(Cwd::Fd(fd)) = &cmd.cwd {
+        set_cloexec(fd.as_raw_fd())?;
+    }
+    Ok(FdSetup {
+        pairs,
+        child_ends,
+        parent,
+    })
+}
+
+/// Pointers to `strings`, then a null pointer.
+fn null_terminated(strings: &[CString]) -> Vec<*const c_char> {
+    let mut v = Vec::with_capacity(strings.len() + 1);
+    v.extend(strings.iter().map(|s| s.as_ptr()));
+    v.push(std::ptr::null());
+    v
+}
+
+/// The program path made absolute against `cwd` (itself made absolute against the parent's
+/// directory), for a `posix_spawn` that resolves paths before its chdir action.
+pub(super) fn absolute_in(cwd: &CString, candidate: &CString) -> io::Result<CString> {
+    let cwd = std::path::Path::new(std::ffi::OsStr::from_bytes(cwd.as_bytes()));
+    let cand = std::path::Path::new(std::ffi::OsStr::from_bytes(candidate.as_bytes()));
+    let full = std::env::current_dir()?.join(cwd).join(cand);
+    c_string(full.as_os_str(), || format!("the program path {full:?}"))
+}
