@@ -56,10 +56,12 @@ configure() {
 
 # The order the guest runs test binaries in: the spawn library and the conformance suite
 # first, so that a slow tail cannot starve them; binaries not named here run after these.
-order=(spawn conformance lib-spawnmatrix child_helper probe schema_sync bad_input matrix_cli
-  bin-spawnmatrix bench fuzz reliability)
+order=(spawn conformance lib-spawnmatrix_spawn std_parity beyond_std lib-spawnmatrix
+  child_helper probe schema_sync profiles bad_input matrix_cli bin-spawnmatrix bench fuzz
+  reliability)
 # Tests not run in the guest: "BINARY FILTER REASON" (FILTER goes to libtest's --skip).
 skip_tests=(
+  "lib-spawnmatrix_spawn no_newer_spawn_symbol_is_linked_hard reads the binary's symbols with the build machine's objdump (binutils), which the guest lacks; cargo test runs it"
   "reliability load:: 32 threads x 500 spawns against a 300 s deadline: under TCG that measures the emulator, not the spawn code (x86_64 runs it)"
 )
 # Each program's time limit in the guest (busybox timeout): a hang shows as rc=143 and the
@@ -139,7 +141,7 @@ for arch in "${archs[@]}"; do
     echo "export HOME=/tmp/home PATH=/usr/sbin:/usr/bin:/sbin:/bin TMPDIR=/tmp RUST_BACKTRACE=1"
     echo "export SUITE_TIMEOUT=$program_timeout"
     # A conformance runner's hang guard (60 s natively); TCG is ~10x slower.
-    echo "export SPAWNMATRIX_RUNNER_TIMEOUT=600"
+    echo "export SPAWNMATRIX_RUNNER_TIMEOUT=600 SPAWNMATRIX_CHILD_TIMEOUT=60"
     echo "export SPAWNMATRIX_PROVENANCE=emulated"
     echo "export SPAWNMATRIX_IMAGE=$(shquote "$qemu ${machine[*]} + Debian 12 linux-image-$flavour")"
     echo "export SPAWNMATRIX_HOST=$(shquote "ci/emulate.sh: QEMU $qemu_version, Debian ${kpkg//_/ }")"

@@ -10,5 +10,6 @@
 # `bash ci/emulate.sh` runs them all.
 emulate_out=$(mktemp -d)
 bash ci/emulate.sh --out "$emulate_out" \
-  --tests spawn,conformance,lib-spawnmatrix,child_helper,probe,schema_sync aarch64 armhf
+  --tests spawn,conformance,lib-spawnmatrix_spawn,std_parity,beyond_std,lib-spawnmatrix,child_helper,probe,schema_sync \
+  aarch64 armhf
 check-jsonschema --schemafile schema/report.v1.schema.json "$emulate_out"/*/files/*.json
