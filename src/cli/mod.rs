@@ -12,6 +12,7 @@ mod linkcheck;
 mod main_job;
 mod matrix;
 mod probe;
+mod soak;
 
 /// Probe this machine's spawn family, run the conformance suite and merge the capability matrix.
 ///
@@ -43,6 +44,8 @@ enum Command {
     Expect(expect::Args),
     /// Differential fuzzing: random file-action sequences through libc, shared and fork+exec.
     Fuzz(fuzz::Args),
+    /// Many spawns from several threads; fails when memory, open fds or children grow.
+    Soak(soak::Args),
 }
 
 /// Parses the command line and runs it; errors go to stderr with a non-zero status.
@@ -57,6 +60,7 @@ pub fn main() -> ExitCode {
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Expect(a)) => expect::run(a),
         Some(Command::Fuzz(a)) => fuzz::run(a),
+        Some(Command::Soak(a)) => soak::run(a),
     };
     match result {
         Ok(code) => code,
