@@ -40,9 +40,18 @@ pub struct Args {
     /// share one, which makes repeated runs agree; see ARCHITECTURE.md, bench).
     #[arg(long)]
     no_pin: bool,
+    /// Measure cost at scale instead: 1/2/4/8 threads spawning at once, 0/1k/10k environment
+    /// variables and arguments, 0/10k open fds; shared:auto, std and libc side by side.
+    /// `--iterations` is then the spawns per spawner and point; `--out` gets
+    /// bench-scale.{json,md} and one bench-scale-<dimension>.svg per dimension.
+    #[arg(long)]
+    scale: bool,
 }
 
 pub fn run(args: Args) -> CliResult {
+    if args.scale {
+        return run_scale(&args);
+    }
     let options = BenchOptions {
         sizes: bench::parse_sizes(&args.sizes)?,
         iterations: args.iterations,
@@ -88,5 +97,32 @@ fn write_outputs(dir: &Path, preset: Preset, json: &str, md: &str, svg: &str) ->
         (&paths[2], svg.as_bytes()),
     ])
     .map_err(|e| format!("writing {}: {e}", paths[0].with_extension("*").display()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_scale(args: &Args) -> CliResult {
+    use spawnmatrix::bench::scale::{self, ScaleOptions};
+    let mut options = ScaleOptions::new(spawnmatrix::child::true_path()?);
+    options.spawns = args.iterations;
+    options.progress = !args.quiet;
+    let s = scale::measure(&options)?;
+    let md = scale::render::markdown(&s);
+    let json = serde_json::to_string_pretty(&s)? + "\n";
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("creating output folder {}: {e}", dir.display()))?;
+        let mut files = vec![
+            (dir.join("bench-scale.json"), json.clone().into_bytes()),
+            (dir.join("bench-scale.md"), md.clone().into_bytes()),
+        ];
+        for t in &s.tables {
+            let svg = scale::render::svg(t)?;
+            files.push((dir.join(format!("bench-scale-{}.svg", t.dimension)), svg.into_bytes()));
+        }
+        let refs: Vec<(&Path, &[u8])> = files.iter().map(|(p, b)| (p.as_path(), b.as_slice())).collect();
+        spawnmatrix::atomic::write_all(&refs)
+            .map_err(|e| format!("writing {}: {e}", dir.join("bench-scale.*").display()))?;
+    }
+    print!("{}", if args.json { &json } else { &md });
     Ok(ExitCode::SUCCESS)
 }
