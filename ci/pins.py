@@ -19,6 +19,7 @@ Checks:
 - nightly: the Cygwin nightly is named in ci/nightly-toolchain only; ci/setup.sh, the
   cross-check and the workflow read that file, and nothing else in CI names a nightly.
 - ignore: .dockerignore is the same file as .containerignore, which keeps target/ out.
+- line endings: .gitattributes keeps LF on the Cygwin job's Windows checkout.
 """
 from __future__ import annotations
 
@@ -321,6 +322,15 @@ def check_nightly(root: Path, problems: Problems) -> str | None:
 # --- ignore files ----------------------------------------------------------------------------
 
 
+def check_line_endings(root: Path, problems: Problems) -> None:
+    """The Cygwin job checks out on Windows: without eol=lf its scripts get CRLF."""
+    path = root / ".gitattributes"
+    lines = path.read_text().splitlines() if path.exists() else []
+    if not any(l.split() == ["*", "text=auto", "eol=lf"] for l in lines):
+        problems.add(".gitattributes", None, "needs `* text=auto eol=lf`: the Cygwin job checks out "
+                     "on Windows, where CRLF breaks bash scripts and ci/nightly-toolchain")
+
+
 def check_ignore(root: Path, problems: Problems) -> None:
     ci, docker = root / ".containerignore", root / ".dockerignore"
     if not ci.exists():
@@ -344,6 +354,7 @@ def check(root: Path) -> int:
     pin = check_nightly(root, problems)
     print(f"pins: Cygwin nightly {pin} (from {NIGHTLY_FILE} only)")
     check_ignore(root, problems)
+    check_line_endings(root, problems)
     for p in problems:
         print(f"pins: {p}", file=sys.stderr)
     print(f"pins: {len(problems)} problem(s)")
@@ -356,7 +367,8 @@ class SelfTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.root = Path(self.tmp.name)
-        for name in [FIXTURE, NIGHTLY_FILE, ALPINE_FILE, ".containerignore", *NIGHTLY_READERS]:
+        for name in [FIXTURE, NIGHTLY_FILE, ALPINE_FILE, ".containerignore", ".gitattributes",
+                     *NIGHTLY_READERS]:
             dest = self.root / name
             dest.parent.mkdir(parents=True, exist_ok=True)
             dest.write_bytes((ROOT / name).read_bytes())
@@ -380,6 +392,11 @@ class SelfTest(unittest.TestCase):
         self.assertEqual(self.problems(check_actions), [])
         self.assertEqual(self.problems(check_nightly), [])
         self.assertEqual(self.problems(check_ignore), [])
+        self.assertEqual(self.problems(check_line_endings), [])
+
+    def test_crlf_checkout(self):
+        (self.root / ".gitattributes").write_text("*.sh text\n")
+        self.assertTrue(any("eol=lf" in p for p in self.problems(check_line_endings)))
 
     def test_unknown_input(self):
         self.edit(".github/workflows/matrix.yml", "persist-credentials: false",

@@ -41,14 +41,11 @@ toolchain_install() { # toolchain [component...]
 }
 
 if want rust; then
-  for t in x86_64-unknown-linux-musl x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin aarch64-unknown-linux-musl; do
+  for t in x86_64-unknown-linux-musl x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin aarch64-unknown-linux-musl \
+           i686-unknown-linux-gnu i686-unknown-linux-musl; do
     rustup target list --installed | grep -qx "$t" || { log "rustup target add $t"; rustup target add "$t" >/dev/null; }
   done
   rustup component list --installed | grep -q '^clippy' || rustup component add clippy rustfmt >/dev/null
-fi
-# Each package's declared minimum Rust: ci/checks/55-msrv.sh builds every target with it.
-if want msrv; then
-  for v in $(python3 ci/pins.py msrv-packages | awk '{print $2}' | sort -u); do toolchain_install "$v"; done
 fi
 # The Cygwin cross-check and the workflow's Cygwin job build std from source (-Zbuild-std)
 # with this one nightly: tier-3 targets break between nightlies.
@@ -56,7 +53,9 @@ if want nightly; then toolchain_install "$(cat ci/nightly-toolchain)" rust-src; 
 # gcc + libc6-dev (libc.a) build the static child helper in build.rs; musl-gcc builds it for the
 # musl target; binutils' objdump checks that no newer spawn symbol is linked hard (a sys test).
 # actionlint checks the workflow's run: blocks with shellcheck; 60-workflows.sh the scripts too.
-if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils shellcheck; fi
+# gcc-multilib links i686-unknown-linux-gnu and builds its helper (`gcc -m32`; the i686 musl
+# helper comes from the pinned zig below).
+if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils shellcheck gcc-multilib; fi
 if want apt-containers; then apt_install podman runc uidmap; fi
 if want apt-browser; then apt_install chromium chromium-driver; fi
 if want pip; then
@@ -72,4 +71,9 @@ if want pip; then
     "$SPAWNMATRIX_VENV/bin/python3" -m pip install -q --disable-pip-version-check -r ci/requirements.txt
     cp ci/requirements.txt "$SPAWNMATRIX_VENV/.spawnmatrix-requirements"
   fi
+fi
+# Each package's declared minimum Rust, which ci/checks/55-msrv.sh builds every target with
+# (after pip, which installs python3 on a machine that had none).
+if want msrv; then
+  for v in $(python3 ci/pins.py msrv-packages | awk '{print $2}' | sort -u); do toolchain_install "$v"; done
 fi

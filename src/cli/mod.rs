@@ -13,6 +13,8 @@ mod main_job;
 mod matrix;
 mod probe;
 mod soak;
+#[cfg(target_os = "linux")]
+mod sandbox;
 
 /// Probe this machine's spawn family, run the conformance suite and merge the capability matrix.
 ///
@@ -46,6 +48,9 @@ enum Command {
     Fuzz(fuzz::Args),
     /// Many spawns from several threads; fails when memory, open fds or children grow.
     Soak(soak::Args),
+    /// Run a command under a seccomp profile (clone3 refused, CLONE_VM refused).
+    #[cfg(target_os = "linux")]
+    Sandbox(sandbox::Args),
 }
 
 /// Parses the command line and runs it; errors go to stderr with a non-zero status.
@@ -61,6 +66,8 @@ pub fn main() -> ExitCode {
         Some(Command::Expect(a)) => expect::run(a),
         Some(Command::Fuzz(a)) => fuzz::run(a),
         Some(Command::Soak(a)) => soak::run(a),
+        #[cfg(target_os = "linux")]
+        Some(Command::Sandbox(a)) => sandbox::run(a),
     };
     match result {
         Ok(code) => code,

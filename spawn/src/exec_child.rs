@@ -1,0 +1,153 @@
+//! What the child runs between its creation and `execve`, for every strategy that creates the
+//! child itself (clone3, clone_vfork, fork).
+//!
+//! This code may run on a private stack in a process that shares the parent's memory
+//! (`CLONE_VM`), or in a fork of a multi-threaded parent. So it only makes async-signal-safe
+//! calls, reads data the parent prepared, allocates nothing, takes no lock, formats nothing,
+//! and cannot panic: no indexing, no `unwrap`, no arithmetic that can overflow.
+
+use std::ffi::c_char;
+
+use super::closefds;
+use super::error::errno;
+use super::fdplan::FdMove;
+use super::os;
+use super::search::{Next, SearchState};
+
+/// Where the child changes directory to, if anywhere.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum ChildCwd {
+    Keep,
+    Path(*const c_char),
+    Fd(libc::c_int),
+}
+
+/// Everything the child needs, as raw pointers into data the parent owns and keeps alive
+/// until the child has exec'd or exited.
+pub(super) struct ChildView {
+    pub candidates: *const *const c_char,
+    pub candidates_len: usize,
+    pub argv: *const *const c_char,
+    pub envp: *const *const c_char,
+    pub cwd: ChildCwd,
+    pub setsid: bool,
+    pub pgid: Option<libc::pid_t>,
+    /// The fd plan; the child writes each move's `tmp`.
+    pub moves: *mut FdMove,
+    pub moves_len: usize,
+    pub high: libc::c_int,
+    /// Signals set to `SIG_DFL` (SIGPIPE and the requested ones).
+    pub default_signals: *const libc::c_int,
+    pub default_signals_len: usize,
+    /// Whether caught signals must be reset here (not needed after `CLONE_CLEAR_SIGHAND`).
+    pub reset_handlers: bool,
+    /// The child's signal mask.
+    pub mask: *const libc::sigset_t,
+    /// Fds kept when the others are closed (sorted), and the fallback loop's limit; `None`:
+    /// close nothing.
+    pub close_keep: *const libc::c_int,
+    pub close_keep_len: usize,
+    pub close_limit: Option<libc::c_int>,
+}
+
+/// Prepares the child and execs. Returns only on failure, with the errno to report.
+///
+/// # Safety
+/// Every pointer in `v` must be valid for its length, and the caller must be the new child.
+pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
+    if v.setsid && libc::setsid() == -1 {
+        return errno();
+    }
+    if let Some(pgid) = v.pgid {
+        if libc::setpgid(0, pgid) == -1 {
+            return errno();
+        }
+    }
+    let rc = match v.cwd {
+        ChildCwd::Keep => 0,
+        ChildCwd::Path(p) => libc::chdir(p),
+        ChildCwd::Fd(fd) => libc::fchdir(fd),
+    };
+    if rc == -1 {
+        return errno();
+    }
+    let moves = slice_mut(v.moves, v.moves_len);
+    for m in moves.iter_mut() {
+        if m.via_tmp {
+            m.tmp = libc::fcntl(m.src, libc::F_DUPFD_CLOEXEC, v.high);
+            if m.tmp == -1 {
+                // EINVAL here means `high` is past the fd limit because a target is: the
+                // error `dup2` (and posix_spawn's adddup2) gives for such a target.
+                return match errno() {
+                    libc::EINVAL => libc::EBADF,
+                    e => e,
+                };
+            }
+        }
+    }
+    for m in moves.iter() {
+        if libc::dup2(m.tmp, m.dst) == -1 {
+            return errno();
+        }
+    }
+    if v.reset_handlers {
+        let e = reset_caught_signals();
+        if e != 0 {
+            return e;
+        }
+    }
+    for &sig in slice(v.default_signals, v.default_signals_len) {
+        let e = os::set_default(sig);
+        if e != 0 {
+            return e;
+        }
+    }
+    let e = os::set_mask(v.mask);
+    if e != 0 {
+        return e;
+    }
+    if let Some(limit) = v.close_limit {
+        closefds::close_others(slice(v.close_keep, v.close_keep_len), limit);
+    }
+    let mut search = SearchState::new();
+    for &path in slice(v.candidates, v.candidates_len) {
+        libc::execve(path, v.argv, v.envp);
+        if let Next::Stop(e) = search.after(errno()) {
+            return e;
+        }
+    }
+    search.result()
+}
+
+/// Sets every caught signal to `SIG_DFL`, so no parent handler can run in the child once the
+/// mask is lifted. Ignored signals stay ignored. Returns 0 or an errno.
+unsafe fn reset_caught_signals() -> libc::c_int {
+    for sig in 1..os::NSIG {
+        // A number that cannot be queried (one a libc reserves) has no user handler.
+        if os::has_handler(sig) == Some(true) {
+            let e = os::set_default(sig);
+            if e != 0 {
+                return e;
+            }
+        }
+    }
+    0
+}
+
+/// A slice from a parent-prepared pointer and length (an empty slice for a null pointer).
+unsafe fn slice<'a, T>(p: *const T, len: usize) -> &'a [T] {
+    if p.is_null() {
+        &[]
+    } else {
+        std::slice::from_raw_parts(p, len)
+    }
+}
+
+/// As [`slice`], mutable.
+unsafe fn slice_mut<'a, T>(p: *mut T, len: usize) -> &'a mut [T] {
+    if p.is_null() {
+        &mut []
+    } else {
+        std::slice::from_raw_parts_mut(p, len)
+    }
+}

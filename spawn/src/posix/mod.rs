@@ -1,0 +1,184 @@
+//! The `posix_spawn` strategy: the request as file actions and attributes.
+//!
+//! Fd mappings use the same plan as the other strategies: a source that is also a target is
+//! first copied in the parent, close-on-exec, above every fd the plan names, and mapped from
+//! that copy. So no action depends on how a libc treats `dup2(fd, fd)` or `addclose`, and no
+//! action touches an fd the plan does not name. The program candidates are tried one `posix_spawn` each,
+//! with the `execvp` rule, so the search is the same as elsewhere (and `posix_spawnp`'s
+//! `/bin/sh` retry on some platforms never happens).
+
+mod actions;
+mod attr;
+mod probe;
+
+use std::ffi::{c_char, CString};
+use std::io;
+use std::os::fd::{AsRawFd, OwnedFd};
+
+use actions::FileActions;
+use attr::Attr;
+
+use super::closefds::ClosePlan;
+use super::dispatch::unsupported;
+use super::fdplan::copy_above;
+use super::os;
+use super::plan::{absolute_in, Prepared};
+use super::search::{Next, SearchState};
+use super::sigs;
+use super::strategy::Strategy;
+use crate::sys::spawn_ext;
+
+pub(super) use probe::works;
+
+/// Whether this libc's `posix_spawn` returns a failed `execve`'s errno (glibc before 2.24
+/// starts a child that exits 127 instead, which this crate never reports as success).
+pub(super) fn reports_exec_errors() -> bool {
+    !super::glibc_version::older_than(2, 24)
+}
+
+/// Why `posix_spawn` cannot express this request here, if it cannot.
+pub(super) fn cannot_express(p: &Prepared) -> Option<&'static str> {
+    if !reports_exec_errors() {
+        return Some("report exec errors (glibc before 2.24 exits the child with 127)");
+    }
+    if p.cwd_path.is_some() && spawn_ext::addchdir().is_none() {
+        return Some("change directory (no posix_spawn_file_actions_addchdir in this libc)");
+    }
+    if p.cwd_fd.is_some() && spawn_ext::addfchdir().is_none() {
+        return Some("change directory by fd (no posix_spawn_file_actions_addfchdir in this libc)");
+    }
+    if p.cwd_fd.is_some() && !os::POSIX_SPAWN_RELATIVE_AFTER_CHDIR && p.relative_after_chdir() {
+        return Some("resolve a relative program path after an fchdir");
+    }
+    if p.setsid && setsid_flag().is_none() {
+        return Some("start a new session (no POSIX_SPAWN_SETSID)");
+    }
+    if p.close.is_some() && spawn_ext::addclosefrom().is_none() {
+        return Some("close other fds (no posix_spawn_file_actions_addclosefrom_np)");
+    }
+    None
+}
+
+/// Spawns with `posix_spawn`.
+pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
+    if let Some(what) = cannot_express(p) {
+        return Err(unsupported(Strategy::PosixSpawn, what));
+    }
+    let (actions, _copies) = file_actions(p)?;
+    let attr = attributes(p)?;
+    let absolute = absolute_candidates(p)?;
+    let absolute_ptrs: Option<Vec<*const c_char>> = absolute
+        .as_ref()
+        .map(|v| v.iter().map(|c| c.as_ptr()).collect());
+    let candidates = absolute_ptrs.as_ref().unwrap_or(&p.candidates);
+    let envp = p.envp.as_ptr();
+    let mut search = SearchState::new();
+    for &path in candidates {
+        let mut pid = 0;
+        // SAFETY: every pointer was prepared for this call and outlives it.
+        let rc = unsafe {
+            libc::posix_spawn(
+                &mut pid,
+                path,
+                actions.as_ptr(),
+                attr.as_ptr(),
+                p.argv.as_ptr().cast::<*mut c_char>(),
+                envp.cast::<*mut c_char>(),
+            )
+        };
+        if rc == 0 {
+            return Ok(pid);
+        }
+        if let Next::Stop(e) = search.after(rc) {
+            return Err(io::Error::from_raw_os_error(e));
+        }
+    }
+    Err(io::Error::from_raw_os_error(search.result()))
+}
+
+/// chdir/fchdir, then the fd plan.
+/// The copies must stay open until `posix_spawn` has returned.
+fn file_actions(p: &Prepared) -> io::Result<(FileActions, Vec<OwnedFd>)> {
+    let mut fa = FileActions::new()?;
+    let missing = || unsupported(Strategy::PosixSpawn, "change directory here");
+    if let Some(path) = &p.cwd_path {
+        fa.chdir(spawn_ext::addchdir().ok_or_else(missing)?.func, path)?;
+    }
+    if let Some(fd) = p.cwd_fd {
+        fa.fchdir(spawn_ext::addfchdir().ok_or_else(missing)?.func, fd)?;
+    }
+    let mut copies = Vec::new();
+    for m in &p.fds.moves {
+        let src = if m.via_tmp {
+            let copy = copy_above(m.src, p.fds.high)?;
+            let n = copy.as_raw_fd();
+            copies.push(copy);
+            n
+        } else {
+            m.src
+        };
+        fa.dup2(src, m.dst)?;
+    }
+    if let Some(close) = &p.close {
+        close_others(&mut fa, close)?;
+    }
+    Ok((fa, copies))
+}
+
+/// Closes what `Command::close_fds` closes: each fd between the kept ones (a close action
+/// of an fd that is not open is not an error in glibc or FreeBSD), then everything above
+/// the highest kept one.
+fn close_others(fa: &mut FileActions, close: &ClosePlan) -> io::Result<()> {
+    let closefrom = spawn_ext::addclosefrom()
+        .ok_or_else(|| unsupported(Strategy::PosixSpawn, "close other fds here"))?;
+    let mut from = 3;
+    for &keep in &close.keep {
+        for fd in from..keep {
+            fa.close(fd)?;
+        }
+        from = keep + 1;
+    }
+    fa.closefrom(closefrom.func, from)
+}
+
+/// Signal defaults (always: SIGPIPE), mask, process group, session.
+fn attributes(p: &Prepared) -> io::Result<Attr> {
+    let mut attr = Attr::new()?;
+    let mut flags = libc::POSIX_SPAWN_SETSIGDEF as libc::c_short;
+    attr.set_sigdefault(&sigs::set_of(&p.default_signals, "reset to SIG_DFL")?)?;
+    if let Some(mask) = &p.mask {
+        attr.set_sigmask(mask)?;
+        flags |= libc::POSIX_SPAWN_SETSIGMASK as libc::c_short;
+    }
+    if let Some(pgid) = p.pgid {
+        attr.set_pgroup(pgid)?;
+        flags |= libc::POSIX_SPAWN_SETPGROUP as libc::c_short;
+    }
+    if p.setsid {
+        flags |= setsid_flag()
+            .ok_or_else(|| unsupported(Strategy::PosixSpawn, "start a new session"))?;
+    }
+    attr.set_flags(flags)?;
+    Ok(attr)
+}
+
+/// `POSIX_SPAWN_SETSID`, if this target has it.
+fn setsid_flag() -> Option<libc::c_short> {
+    crate::sys::flags::by_name("POSIX_SPAWN_SETSID").map(|f| f.value)
+}
+
+/// Where `posix_spawn` would resolve a relative program before its chdir action: the
+/// candidates made absolute against the new directory. `None` when nothing needs it.
+fn absolute_candidates(p: &Prepared) -> io::Result<Option<Vec<CString>>> {
+    let Some(cwd) = &p.cwd_path else {
+        return Ok(None);
+    };
+    if os::POSIX_SPAWN_RELATIVE_AFTER_CHDIR || !p.relative_after_chdir() {
+        return Ok(None);
+    }
+    p.candidate_strings
+        .iter()
+        .map(|c| absolute_in(cwd, c))
+        .collect::<io::Result<_>>()
+        .map(Some)
+}

@@ -1,9 +1,0 @@
-//! Cygwin.
-
-/// `_NSIG` is 65 ("signal 0 implied"; `SIGRTMAX` is `_NSIG - 1`) in Cygwin's
-/// `winsup/cygwin/include/cygwin/signal.h`; the `libc` crate does not declare it.
-pub(in crate::spawn) const NSIG: libc::c_int = 65;
-
-/// Cygwin's `posix_spawn` (newlib, imported from FreeBSD) is not observed here, so the path is
-/// made absolute in the parent instead.
-pub(in crate::spawn) const POSIX_SPAWN_RELATIVE_AFTER_CHDIR: bool = false;

@@ -1,8 +1,0 @@
-//! Linux (glibc and musl).
-
-/// Signals are 1..=64.
-pub(in crate::spawn) const NSIG: libc::c_int = 65;
-
-/// glibc and musl run the file actions in the child and then `execve`, so a relative path is
-/// looked up in the new directory (glibc `spawni.c`, musl `posix_spawn.c`; tested here).
-pub(in crate::spawn) const POSIX_SPAWN_RELATIVE_AFTER_CHDIR: bool = true;
