@@ -46,6 +46,10 @@ pub struct Args {
     /// bench-scale.{json,md} and one bench-scale-<dimension>.svg per dimension.
     #[arg(long)]
     scale: bool,
+    /// Exit 1 unless shared:auto is within 1.25× of the floor at every size and grows at
+    /// most 1.15× from the smallest size to the largest (the CI performance gate).
+    #[arg(long)]
+    gate: bool,
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -69,7 +73,41 @@ pub fn run(args: Args) -> CliResult {
         write_outputs(dir, args.preset, &json, &markdown, &bench::svg::svg(&m)?)?;
     }
     print!("{}", if args.json { &json } else { &markdown });
+    if args.gate {
+        return Ok(gate(&m));
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the gate's checks (with the load average around the run) and its exit code.
+fn gate(m: &bench::Measurement) -> ExitCode {
+    use spawnmatrix::bench::targets::{self, Verdict};
+    let checks = targets::gate(&m.perf);
+    let load = |l: Option<f64>| l.map_or(String::from("-"), |l| format!("{l:.2}"));
+    println!(
+        "gate (load average {} before, {} after; pinned to CPU {}):",
+        load(m.load_before),
+        load(m.load_after),
+        m.perf
+            .pinned_cpu
+            .map_or(String::from("none"), |c| c.to_string())
+    );
+    let mut passed = true;
+    for c in &checks {
+        let mark = match c.verdict {
+            Verdict::Met => "ok  ",
+            Verdict::Missed | Verdict::NotMeasured => {
+                passed = false;
+                "FAIL"
+            }
+        };
+        println!("  {mark} {}: {}", c.target, c.detail);
+    }
+    if passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 /// The short run that gives a report its perf rows (`probe --bench`, the main job):
@@ -117,9 +155,15 @@ fn run_scale(args: &Args) -> CliResult {
         ];
         for t in &s.tables {
             let svg = scale::render::svg(t)?;
-            files.push((dir.join(format!("bench-scale-{}.svg", t.dimension)), svg.into_bytes()));
+            files.push((
+                dir.join(format!("bench-scale-{}.svg", t.dimension)),
+                svg.into_bytes(),
+            ));
         }
-        let refs: Vec<(&Path, &[u8])> = files.iter().map(|(p, b)| (p.as_path(), b.as_slice())).collect();
+        let refs: Vec<(&Path, &[u8])> = files
+            .iter()
+            .map(|(p, b)| (p.as_path(), b.as_slice()))
+            .collect();
         spawnmatrix::atomic::write_all(&refs)
             .map_err(|e| format!("writing {}: {e}", dir.join("bench-scale.*").display()))?;
     }

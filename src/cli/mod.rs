@@ -12,9 +12,9 @@ mod linkcheck;
 mod main_job;
 mod matrix;
 mod probe;
-mod soak;
 #[cfg(target_os = "linux")]
 mod sandbox;
+mod soak;
 
 /// Probe this machine's spawn family, run the conformance suite and merge the capability matrix.
 ///

@@ -231,7 +231,10 @@ fn run_threads(options: &ScaleOptions, s: Spawner, n: usize, each: u32) -> Resul
             .collect();
         handles
             .into_iter()
-            .map(|h| h.join().unwrap_or_else(|_| Err(std::io::Error::other("thread panicked"))))
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err(std::io::Error::other("thread panicked")))
+            })
             .collect()
     });
     for r in results {

@@ -103,7 +103,13 @@ pub fn svg(t: &Table) -> Result<String, Box<dyn std::error::Error>> {
     {
         let at = xs(t);
         let threads = t.dimension == "threads";
-        let y = |p: &Point| if threads { p.spawns_per_second } else { p.median_us };
+        let y = |p: &Point| {
+            if threads {
+                p.spawns_per_second
+            } else {
+                p.median_us
+            }
+        };
         let hi = t.points.iter().map(y).fold(0.0, f64::max).max(1.0) * 1.1;
         let root = SVGBackend::with_string(&mut out, (900, 560)).into_drawing_area();
         root.fill(&WHITE)?;
@@ -127,7 +133,11 @@ pub fn svg(t: &Table) -> Result<String, Box<dyn std::error::Error>> {
             .x_label_formatter(&label)
             .light_line_style(WHITE)
             .x_desc(t.dimension)
-            .y_desc(if threads { "spawns/s (process)" } else { "median µs per spawn + wait" })
+            .y_desc(if threads {
+                "spawns/s (process)"
+            } else {
+                "median µs per spawn + wait"
+            })
             .draw()?;
         for (i, (name, pts)) in series(t).into_iter().enumerate() {
             let colour = COLOURS[i % COLOURS.len()];
