@@ -135,9 +135,13 @@ pub struct Capability {
 }
 
 impl Capability {
-    /// All of `caps::detect()`'s answers in report form.
+    /// All of `caps::detect()`'s answers in report form, less the unknown ones (a kernel
+    /// probe that failed for want of resources): a report states only what was observed.
     pub fn observed_all(caps: crate::caps::Capabilities) -> BTreeMap<String, Capability> {
-        caps.into_iter().map(|(name, c)| (name, c.into())).collect()
+        caps.into_iter()
+            .filter(|(_, c)| c.how != crate::caps::PROBE_FAILED)
+            .map(|(name, c)| (name, c.into()))
+            .collect()
     }
 }
 

@@ -5,12 +5,18 @@
 //! - `CLONE_CLEAR_SIGHAND`: a real `clone3` with that flag and fork semantics (no
 //!   `CLONE_VM`); the child `_exit(0)`s at once and is reaped here. `EINVAL` = not supported.
 //! - `pidfd_open`: `pidfd_open(getpid(), 0)`; the fd (always close-on-exec) is closed again.
+//!   (`Command::close_fds` and `Child::exit_fd`/`create_pidfd` rely on these two.)
+//! - `close_range`: `close_range(~0U, ~0U, 0)` closes the one fd number no process has open;
+//!   0 means the kernel has it (5.9+), `ENOSYS` that it does not.
+//!
+//! A probe that fails for want of resources (`EAGAIN`: a process limit; `EMFILE`/`ENFILE`: an
+//! fd limit; `ENOMEM`; `EINTR`) learned nothing about the kernel: the feature is reported as
+//! `kernel-probe-failed` (unknown), never as absent.
 
 use std::ffi::c_long;
 use std::io;
 
-use super::observed;
-use super::Capability;
+use super::{observed, Capability, PROBE_FAILED};
 use crate::sys::errno;
 use crate::sys::linux_kernel::{CloneArgs, CLONE_CLEAR_SIGHAND};
 
@@ -25,12 +31,30 @@ pub(super) fn detect() -> Vec<(String, Capability)> {
         ("clone3".to_string(), clone3),
         ("CLONE_CLEAR_SIGHAND".to_string(), clear_sighand),
         ("pidfd_open".to_string(), pidfd_open()),
+        ("close_range".to_string(), close_range()),
     ]
 }
 
 /// The errno of a raw syscall that returned -1.
 fn last_errno() -> i32 {
     io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
+
+/// Whether a probe's errno says only that a resource ran out, not what the kernel supports.
+fn transient(errno: i32) -> bool {
+    matches!(
+        errno,
+        libc::EAGAIN | libc::EMFILE | libc::ENFILE | libc::ENOMEM | libc::EINTR
+    )
+}
+
+/// The answer for a probe that failed transiently: unknown.
+fn probe_failed(e: i32) -> Capability {
+    observed(
+        false,
+        PROBE_FAILED,
+        Some(format!("the probe failed with {}: unknown", errno::name(e))),
+    )
 }
 
 fn clone3() -> Capability {
@@ -40,6 +64,7 @@ fn clone3() -> Capability {
     match (rc, e) {
         (-1, libc::EINVAL) => observed(true, "kernel-syscall", None),
         (-1, libc::ENOSYS) => observed(false, "kernel-syscall", Some("ENOSYS".to_string())),
+        (-1, e) if transient(e) => probe_failed(e),
         (-1, e) => observed(
             false,
             "kernel-syscall",
@@ -74,6 +99,9 @@ fn clear_sighand() -> Capability {
     }
     if pid == -1 {
         let e = last_errno();
+        if transient(e) {
+            return probe_failed(e);
+        }
         let note = (e != libc::EINVAL).then(|| format!("clone3 answered {}", errno::name(e)));
         return observed(false, "kernel-clone3-child", note);
     }
@@ -113,10 +141,23 @@ fn pidfd_open() -> Capability {
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0) };
     if fd == -1 {
         let e = last_errno();
+        if transient(e) {
+            return probe_failed(e);
+        }
         return observed(false, "kernel-syscall", Some(errno::name(e)));
     }
     // SAFETY: closes the fd just opened, which nothing else knows about.
     let closed = unsafe { libc::close(fd as libc::c_int) };
     let note = (closed != 0).then(|| format!("close failed: {}", errno::name(last_errno())));
     observed(true, "kernel-syscall", note)
+}
+
+fn close_range() -> Capability {
+    let top = libc::c_uint::MAX;
+    // SAFETY: closes fd number 2^32-1 at most, which cannot be open.
+    let rc = unsafe { libc::syscall(libc::SYS_close_range, top, top, 0 as libc::c_uint) };
+    if rc == -1 {
+        return observed(false, "kernel-syscall", Some(errno::name(last_errno())));
+    }
+    observed(true, "kernel-syscall", None)
 }
