@@ -7,6 +7,8 @@ use std::ffi::{CString, OsString};
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::process::ExitStatusExt;
+
+use crate::spawn::os::unix::process::ExitStatusExt as _;
 use std::path::Path;
 
 /// One way of spawning.
