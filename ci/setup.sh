@@ -53,7 +53,12 @@ if want rust; then
 fi
 # The Cygwin cross-check and the workflow's Cygwin job build std from source (-Zbuild-std)
 # with this one nightly: tier-3 targets break between nightlies.
-if want nightly; then toolchain_install "$(cat ci/nightly-toolchain)" rust-src; fi
+# cargo-fuzz drives the parser fuzzing (ci/checks/56-parser-fuzz.sh) with that nightly.
+if want nightly; then
+  toolchain_install "$(cat ci/nightly-toolchain)" rust-src
+  command -v cargo-fuzz >/dev/null \
+    || { log "cargo install cargo-fuzz"; cargo install cargo-fuzz --version 0.13.2 --locked >/dev/null; }
+fi
 # gcc + libc6-dev (libc.a) build the static child helper in build.rs; musl-gcc builds it for the
 # musl target; binutils' objdump checks that no newer spawn symbol is linked hard (a sys test).
 # actionlint checks the workflow's run: blocks with shellcheck; 60-workflows.sh the scripts too.
