@@ -14,6 +14,7 @@ mod matrix;
 mod probe;
 #[cfg(target_os = "linux")]
 mod sandbox;
+mod soak;
 
 /// Probe this machine's spawn family, run the conformance suite and merge the capability matrix.
 ///
@@ -45,6 +46,8 @@ enum Command {
     Expect(expect::Args),
     /// Differential fuzzing: random file-action sequences through libc, shared and fork+exec.
     Fuzz(fuzz::Args),
+    /// Many spawns from several threads; fails when memory, open fds or children grow.
+    Soak(soak::Args),
     /// Run a command under a seccomp profile (clone3 refused, CLONE_VM refused).
     #[cfg(target_os = "linux")]
     Sandbox(sandbox::Args),
@@ -62,6 +65,7 @@ pub fn main() -> ExitCode {
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Expect(a)) => expect::run(a),
         Some(Command::Fuzz(a)) => fuzz::run(a),
+        Some(Command::Soak(a)) => soak::run(a),
         #[cfg(target_os = "linux")]
         Some(Command::Sandbox(a)) => sandbox::run(a),
     };
