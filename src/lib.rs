@@ -10,6 +10,7 @@
 //! - [`matrix`]: merging reports into one table and rendering it (JSON, Markdown, HTML).
 //! - [`linkcheck`]: link-time evidence from C probes linked against chosen sysroots.
 //! - [`bench`]: what a spawn costs, per strategy and per parent size.
+//! - [`worktree`]: where cases and targets are (the working tree, not the build checkout).
 //! - [`sys`]: FFI the `libc` crate lacks per target, and run-time lookup of newer spawn functions.
 
 pub mod atomic;
@@ -25,4 +26,5 @@ pub mod platform;
 pub mod report;
 pub mod spawn;
 pub mod sys;
+pub mod worktree;
 pub mod yaml;

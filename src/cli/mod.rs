@@ -12,6 +12,9 @@ mod linkcheck;
 mod main_job;
 mod matrix;
 mod probe;
+mod publish;
+mod query;
+mod stored;
 
 /// Probe this machine's spawn family, run the conformance suite and merge the capability matrix.
 ///
@@ -41,6 +44,10 @@ enum Command {
     Bench(bench::Args),
     /// Write or refresh a target's expectation file from a run of the suite.
     Expect(expect::Args),
+    /// One feature's summary row: since which release each family has it, and how it is known.
+    Query(query::Args),
+    /// Write (or `--check`) the committed summary, docs/SUMMARY.md and docs/summary.json.
+    Publish(publish::Args),
     /// Differential fuzzing: random file-action sequences through libc, shared and fork+exec.
     Fuzz(fuzz::Args),
 }
@@ -57,6 +64,8 @@ pub fn main() -> ExitCode {
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Expect(a)) => expect::run(a),
         Some(Command::Fuzz(a)) => fuzz::run(a),
+        Some(Command::Query(a)) => query::run(a),
+        Some(Command::Publish(a)) => publish::run(a),
     };
     match result {
         Ok(code) => code,

@@ -105,3 +105,4 @@ pub fn glibc_docs() -> Docs {
         ],
     }
 }
+mod summary;
