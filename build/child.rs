@@ -90,14 +90,58 @@ pub fn embed(target: &Target) {
     std::fs::write(&out, generated).expect("writing child_programs.rs into OUT_DIR");
 }
 
-/// The C compiler for the target: `musl-gcc` for musl targets when it is installed (so the
-/// helper uses a real musl), else what the `cc` crate detects (honours `CC_<target>`, `CC`).
+/// The C compiler for the target. musl: `musl-gcc` when it is installed and builds for this
+/// CPU (so the helper uses a real musl), else `zig cc` for the target (zig ships musl for
+/// every arch). Otherwise what the `cc` crate detects (honours `CC_<target>`, `CC`; adds
+/// `-m32` for i686 on an x86_64 host, which `gcc-multilib` serves).
 fn compiler(target: &Target) -> Command {
-    if target.env == "musl" && which("musl-gcc") {
-        return Command::new("musl-gcc");
+    if target.env == "musl" {
+        let native = target.host.split('-').next() == Some(target.arch.as_str());
+        if native && which("musl-gcc") {
+            return Command::new("musl-gcc");
+        }
+        if let Some(mut zig) = zig() {
+            zig.args(["cc", "-target", &zig_musl_target(target)]);
+            return zig;
+        }
     }
     // With cargo metadata on, cc prints rerun-if-env-changed for the CC variables it reads.
     cc::Build::new().warnings(false).get_compiler().to_command()
+}
+
+/// zig's name for the target's musl triple (`x86-linux-musl`, `arm-linux-musleabihf`).
+fn zig_musl_target(target: &Target) -> String {
+    // Rust's and zig's names agree for the arches built here (`x86`, `x86_64`, `aarch64`, `arm`).
+    let arch = &target.arch;
+    let abi = if target.triple.ends_with("eabihf") {
+        "musleabihf"
+    } else if target.triple.ends_with("eabi") {
+        "musleabi"
+    } else {
+        "musl"
+    };
+    format!("{arch}-linux-{abi}")
+}
+
+/// zig as a C compiler: `$SPAWNMATRIX_ZIG`, `zig` on PATH, or the PyPI `ziglang` package that
+/// `ci/setup.sh` installs (`python3 -m ziglang`).
+fn zig() -> Option<Command> {
+    println!("cargo:rerun-if-env-changed=SPAWNMATRIX_ZIG");
+    if let Some(z) = std::env::var_os("SPAWNMATRIX_ZIG") {
+        return Some(Command::new(z));
+    }
+    if which("zig") {
+        return Some(Command::new("zig"));
+    }
+    let found = Command::new("python3")
+        .args(["-m", "ziglang", "version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    found.then(|| {
+        let mut c = Command::new("python3");
+        c.args(["-m", "ziglang"]);
+        c
+    })
 }
 
 fn which(program: &str) -> bool {

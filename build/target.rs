@@ -56,11 +56,13 @@ impl Target {
         }
     }
 
-    /// Whether a program built for the target runs on the build machine: same CPU and same
-    /// kernel family (a glibc host runs static musl programs too).
+    /// Whether a program built for the target runs on the build machine: same CPU (or i686 on
+    /// an x86_64 Linux, whose kernels run 32-bit programs) and same kernel family (a glibc
+    /// host runs static musl programs too).
     pub fn runs_on_host(&self) -> bool {
         let host_arch = self.host.split('-').next().unwrap_or_default();
-        host_arch == self.arch && host_os(&self.host) == Some(self.os.as_str())
+        let cpu = host_arch == self.arch || (host_arch == "x86_64" && self.arch == "x86");
+        cpu && host_os(&self.host) == Some(self.os.as_str())
     }
 }
 

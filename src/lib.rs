@@ -24,6 +24,8 @@ pub mod linkcheck;
 pub mod matrix;
 pub mod platform;
 pub mod report;
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub mod sandbox;
 pub mod spawn;
 pub mod sys;
 pub mod worktree;

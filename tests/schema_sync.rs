@@ -13,7 +13,8 @@ use serde_json::{json, Value};
 use spawnmatrix::matrix::model::{Alternative, Claim, Evidence, FamilyInfo, Group, Matrix, Row};
 use spawnmatrix::matrix::{Cell, Column};
 use spawnmatrix::report::{
-    Capability, CaseResult, Libc, Perf, PerfEntry, Platform, Provenance, Report,
+    Capability, CaseResult, Fuzz, FuzzExplained, FuzzFinding, FuzzSubject, Libc, Perf, PerfEntry,
+    Platform, Provenance, Report,
 };
 
 fn root() -> PathBuf {
@@ -71,6 +72,38 @@ fn full_report() -> Report {
                 median_us: 2.0,
                 p90_us: 3.0,
                 ratio_to_floor: 1.1,
+            }],
+        }),
+        fuzz: Some(Fuzz {
+            seed: 1,
+            sequences: 2,
+            seconds: 3.0,
+            jobs: 4,
+            load_average: Some(0.5),
+            subjects: [(
+                String::from("libc"),
+                FuzzSubject {
+                    compared: 1,
+                    unsupported: 1,
+                },
+            )]
+            .into_iter()
+            .collect(),
+            explained: [(
+                String::from("add-no-upper-bound"),
+                FuzzExplained {
+                    case: String::from("fa-add-ebadf"),
+                    count: 1,
+                },
+            )]
+            .into_iter()
+            .collect(),
+            unexplained: vec![FuzzFinding {
+                index: 0,
+                subject: String::from("libc"),
+                reference: String::from("ok"),
+                got: String::from("add:EBADF"),
+                sequence: String::from("{}"),
             }],
         }),
     }

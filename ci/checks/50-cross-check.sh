@@ -5,7 +5,9 @@ for t in x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin; do
   cargo check --locked --target "$t"
 done
 
-echo "-- Cygwin (tier 3: nightly, -Zbuild-std)"
-# Type-check only (nothing links or runs for Cygwin here). Tests and benches are included
-# because nothing else type-checks them for Cygwin (the Windows CI job builds only the bin).
-cargo +nightly check --locked -Zbuild-std=std,panic_abort --target x86_64-pc-cygwin --all-targets
+nightly=$(cat ci/nightly-toolchain)
+echo "-- Cygwin (tier 3: $nightly from ci/nightly-toolchain, -Zbuild-std)"
+# Type-check only (nothing links or runs for Cygwin here); the workflow's Cygwin job builds,
+# probes and runs `cargo test` with the same nightly. Tests and benches are included so that a
+# Cygwin type error shows here first.
+cargo "+$nightly" check --locked -Zbuild-std=std,panic_abort --target x86_64-pc-cygwin --all-targets

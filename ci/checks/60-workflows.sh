@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
-# actionlint and zizmor on the GitHub Actions workflows.
-actionlint ci/workflows/*.yml
-zizmor --offline ci/workflows/*.yml
+# actionlint (which runs shellcheck on every run: block) and zizmor on the GitHub Actions
+# workflows, and shellcheck on the scripts CI and the workflow call.
+actionlint .github/workflows/*.yml
+zizmor --offline .github/workflows/*.yml
+shellcheck -x -S warning .ci/run ci/*.sh ci/checks/*.sh

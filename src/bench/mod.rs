@@ -296,7 +296,7 @@ fn entries_for(
 }
 
 /// The one-minute load average, where the platform reports it.
-fn load_average() -> Option<f64> {
+pub fn load_average() -> Option<f64> {
     let mut load = [0.0f64; 3];
     // SAFETY: `load` has room for the three values asked for.
     (unsafe { libc::getloadavg(load.as_mut_ptr(), 3) } >= 1).then_some(load[0])

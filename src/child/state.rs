@@ -184,7 +184,7 @@ impl ChildState {
 /// Lower- or upper-case hex, two digits per byte.
 fn decode_hex(hex: &str) -> Option<Vec<u8>> {
     let digits = hex.as_bytes();
-    if digits.len() % 2 != 0 {
+    if !digits.len().is_multiple_of(2) {
         return None;
     }
     let nibble = |d: u8| char::from(d).to_digit(16);

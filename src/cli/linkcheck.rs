@@ -73,8 +73,8 @@ pub fn run(args: Args) -> CliResult {
     let progress = |event: Event| {
         let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         match event {
-            Event::Baseline(s, Ok(setup)) => {
-                eprintln!("[{n}/{total}] {}: links as {:?}", s.target, setup.mode)
+            Event::Baseline(s, Ok(_)) => {
+                eprintln!("[{n}/{total}] {}: an executable links", s.target)
             }
             Event::Baseline(s, Err(e)) => eprintln!("[{n}/{total}] {}: SKIPPED: {e}", s.target),
             Event::Probe(s, p, Ok(c)) => eprintln!(
@@ -93,7 +93,14 @@ pub fn run(args: Args) -> CliResult {
     for (sysroot, outcome) in outcomes {
         match outcome {
             Outcome::Skipped(reason) => {
-                eprintln!("linkcheck: no column for {}: {reason}", sysroot.target)
+                eprintln!("linkcheck: no column for {}: {reason}", sysroot.target);
+                // A report stored by an earlier run is no evidence either.
+                let stale = args.out.join(sysroot.report_file_name());
+                match std::fs::remove_file(&stale) {
+                    Ok(()) => eprintln!("linkcheck: removed {}", stale.display()),
+                    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(format!("removing {}: {e}", stale.display()).into()),
+                }
             }
             Outcome::Checked {
                 report,

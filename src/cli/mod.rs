@@ -14,6 +14,8 @@ mod matrix;
 mod probe;
 mod publish;
 mod query;
+#[cfg(target_os = "linux")]
+mod sandbox;
 mod stored;
 
 /// Probe this machine's spawn family, run the conformance suite and merge the capability matrix.
@@ -50,6 +52,9 @@ enum Command {
     Publish(publish::Args),
     /// Differential fuzzing: random file-action sequences through libc, shared and fork+exec.
     Fuzz(fuzz::Args),
+    /// Run a command under a seccomp profile (clone3 refused, CLONE_VM refused).
+    #[cfg(target_os = "linux")]
+    Sandbox(sandbox::Args),
 }
 
 /// Parses the command line and runs it; errors go to stderr with a non-zero status.
@@ -66,6 +71,8 @@ pub fn main() -> ExitCode {
         Some(Command::Fuzz(a)) => fuzz::run(a),
         Some(Command::Query(a)) => query::run(a),
         Some(Command::Publish(a)) => publish::run(a),
+        #[cfg(target_os = "linux")]
+        Some(Command::Sandbox(a)) => sandbox::run(a),
     };
     match result {
         Ok(code) => code,

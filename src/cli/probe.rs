@@ -99,6 +99,7 @@ pub(super) fn build_report(
             BTreeMap::new()
         },
         perf: None,
+        fuzz: None,
     })
 }
 

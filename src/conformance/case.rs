@@ -186,6 +186,11 @@ pub struct Setup {
     /// Make the runner a process-group leader first (`setpgid(0, 0)`).
     #[serde(default)]
     pub own_pgroup: bool,
+    /// Register `pthread_atfork` handlers in the runner: the child handler `_exit`s with this
+    /// code (so a spawn that runs it shows as `child-exit:N`), the prepare and parent handlers
+    /// are counted and recorded as facts.
+    #[serde(default)]
+    pub atfork_child_exit: Option<u8>,
 }
 
 /// Paths in setup are relative to `${tmp}`; `mode` is octal in YAML (`0o755`).
@@ -402,7 +407,8 @@ pub struct Expect {
     /// The outcomes POSIX allows for the raw libc functions.
     pub any_of: Vec<String>,
     /// The documented normalized outcome of `spawnmatrix::spawn`; defaults to `any_of` when
-    /// that has one element.
+    /// that has one element. `recorded`: the library documents none, so its strategies'
+    /// outcomes are recorded, not judged.
     #[serde(default)]
     pub shared: Option<String>,
     /// The outcome std documents, when it documents one; otherwise std is only recorded.

@@ -75,9 +75,15 @@ pub fn open_flags(names: &[String]) -> Result<c_int, String> {
     })
 }
 
+/// A `setflags` bit that no `POSIX_SPAWN_*` flag of glibc, musl, FreeBSD, NetBSD, OpenBSD,
+/// Cygwin, bionic or illumos uses (macOS spends it on a private flag), for the case that asks
+/// what `setflags` does with an undefined bit.
+pub const UNDEFINED_BIT: libc::c_short = 0x2000;
+
 /// Whether `name` is a spawn flag this suite knows on some platform (`SETSID`, ...).
 pub fn is_spawn_flag(name: &str) -> bool {
     const KNOWN: &[&str] = &[
+        "UNDEFINED_BIT",
         "RESETIDS",
         "SETPGROUP",
         "SETSIGDEF",
@@ -92,6 +98,9 @@ pub fn is_spawn_flag(name: &str) -> bool {
 
 /// The value of spawn flag `name` (`SETSID`) here, `None` when this target has no value.
 pub fn spawn_flag(name: &str) -> Option<libc::c_short> {
+    if name == "UNDEFINED_BIT" {
+        return Some(UNDEFINED_BIT);
+    }
     crate::sys::flags::by_name(&format!("POSIX_SPAWN_{name}")).map(|f| f.value)
 }
 
@@ -128,6 +137,7 @@ mod tests {
     #[rstest]
     #[case("SETPGROUP", true)]
     #[case("SETSID", true)]
+    #[case("UNDEFINED_BIT", true)]
     #[case("NOPE", false)]
     fn spawn_flags(#[case] name: &str, #[case] known: bool) {
         assert_eq!(super::is_spawn_flag(name), known);

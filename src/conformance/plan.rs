@@ -45,7 +45,7 @@ pub fn arg_bytes(arg: &Arg, vars: &Vars) -> Result<Vec<u8>, String> {
 }
 
 fn decode_hex(hex: &str) -> Option<Vec<u8>> {
-    if hex.len() % 2 != 0 {
+    if !hex.len().is_multiple_of(2) {
         return None;
     }
     (0..hex.len())

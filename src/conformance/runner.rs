@@ -196,6 +196,9 @@ impl World {
         let placed = setup::place_fds(&case.setup, &vars)?;
         setup::apply_signals(&case.setup.signals)?;
         setup::apply_parent_env(&case.setup, &vars);
+        if let Some(code) = case.setup.atfork_child_exit {
+            setup::atfork::register(code)?;
+        }
         Ok(World {
             tmp,
             vars,
@@ -216,6 +219,7 @@ impl World {
             }
         };
         let baseline = Baseline::take();
+        setup::atfork::reset();
         let mut run = match subject::prepare(variant, case, &plan) {
             Err(ns) => {
                 let mut run = Run::new(variant, ns.outcome);
@@ -246,6 +250,14 @@ impl World {
             },
         };
         run.failures.extend(baseline.problems());
+        if case.setup.atfork_child_exit.is_some() {
+            // The child handler shows in the outcome; the parent-side ones only here.
+            let (prepare, parent) = setup::atfork::counts();
+            run.facts
+                .insert("atfork.prepare-calls".into(), prepare.into());
+            run.facts
+                .insert("atfork.parent-calls".into(), parent.into());
+        }
         // Files, offsets and pipes say something only when the child ran.
         let child_ran = matches!(
             run.outcome.parse::<Outcome>(),

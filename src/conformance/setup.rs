@@ -273,3 +273,60 @@ pub fn become_user(run_as: RunAs) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// `pthread_atfork` handlers for `atfork_child_exit`: the prepare and parent handlers count
+/// their calls, the child handler `_exit`s with the case's code. Registered once per runner.
+pub mod atfork {
+    use std::sync::atomic::{AtomicI32, AtomicU32, Ordering};
+    use std::sync::Once;
+
+    static PREPARE: AtomicU32 = AtomicU32::new(0);
+    static PARENT: AtomicU32 = AtomicU32::new(0);
+    static CHILD_EXIT: AtomicI32 = AtomicI32::new(0);
+    static REGISTER: Once = Once::new();
+
+    extern "C" fn prepare() {
+        PREPARE.fetch_add(1, Ordering::SeqCst);
+    }
+
+    extern "C" fn parent() {
+        PARENT.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Runs in a forked child: an atomic load and `_exit` are async-signal-safe.
+    extern "C" fn child() {
+        // SAFETY: `_exit` is async-signal-safe and never returns.
+        unsafe { libc::_exit(CHILD_EXIT.load(Ordering::SeqCst)) }
+    }
+
+    /// Registers the handlers (the first time) with `code` for the child.
+    pub fn register(code: u8) -> Result<(), String> {
+        CHILD_EXIT.store(i32::from(code), Ordering::SeqCst);
+        let mut rc = 0;
+        // SAFETY: the handlers are plain `extern "C"` functions that live forever.
+        REGISTER.call_once(|| {
+            rc = unsafe { libc::pthread_atfork(Some(prepare), Some(parent), Some(child)) }
+        });
+        match rc {
+            0 => Ok(()),
+            e => Err(format!(
+                "pthread_atfork: {}",
+                std::io::Error::from_raw_os_error(e)
+            )),
+        }
+    }
+
+    /// Sets both counters to zero before a spawn.
+    pub fn reset() {
+        PREPARE.store(0, Ordering::SeqCst);
+        PARENT.store(0, Ordering::SeqCst);
+    }
+
+    /// How often the prepare and the parent handler ran since [`reset`].
+    pub fn counts() -> (u32, u32) {
+        (
+            PREPARE.load(Ordering::SeqCst),
+            PARENT.load(Ordering::SeqCst),
+        )
+    }
+}

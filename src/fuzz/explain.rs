@@ -6,6 +6,7 @@ use super::outcome::{Observation, Outcome};
 use super::reference::{first_refusal, Refusal};
 
 /// A documented difference between the reference (POSIX.1-2024 as written) and a libc.
+/// Read back (from a worker's summary) by its `id`, which must name one of [`RULES`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Known {
     /// Short stable id, used in summaries.
@@ -37,6 +38,28 @@ pub const OPEN_WITHOUT_CLOSING_TARGET: Known = Known {
           place without FD_CLOEXEC: the child keeps it, where POSIX's close-then-open would \
           have it closed at exec",
 };
+
+/// Every rule, for reading a [`Known`] back by id.
+pub const RULES: [Known; 3] = [
+    ADD_NO_UPPER_BOUND,
+    ADDFCHDIR_UNCHECKED,
+    OPEN_WITHOUT_CLOSING_TARGET,
+];
+
+/// A serialised [`Known`]: only the id matters, the rest is the rule's own text.
+#[derive(serde::Deserialize)]
+struct KnownId {
+    id: String,
+}
+
+impl<'de> serde::Deserialize<'de> for Known {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Known, D::Error> {
+        let k = KnownId::deserialize(d)?;
+        RULES.into_iter().find(|r| r.id == k.id).ok_or_else(|| {
+            serde::de::Error::custom(format!("no explanation rule is called {:?}", k.id))
+        })
+    }
+}
 
 /// Whether `got` differs from `reference` only in fds that an `O_CLOEXEC` open targets.
 fn only_cloexec_open_targets_differ(seq: &Sequence, reference: &Outcome, got: &Outcome) -> bool {

@@ -54,7 +54,7 @@ impl Fixture {
     pub fn new(seq: &Sequence) -> io::Result<Fixture> {
         let dir = tempfile::Builder::new()
             .prefix("spawnmatrix-fuzz-")
-            .tempdir()?;
+            .tempdir_in(sys::scratch_dir())?;
         let root = fs::canonicalize(dir.path())?.join("t");
         fs::create_dir_all(root.join(Node::Deeper.rel()))?;
         fs::write(root.join(Node::FileA.rel()), FILE_A_CONTENT)?;

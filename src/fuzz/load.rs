@@ -82,7 +82,7 @@ impl LoadReport {
             && self.failures.is_empty()
             && self.leaks.is_empty()
             && self.succeeded == self.attempted
-            && self.left_children.as_ref().map_or(true, |l| l.is_empty())
+            && self.left_children.as_ref().is_none_or(|l| l.is_empty())
     }
 }
 

@@ -3,13 +3,13 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::conformance::signal_name;
 use crate::errno;
 
 /// One executor's result, printed in the suite's outcome grammar.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
     /// The child ran and reported this state.
     Ok(Box<Observation>),
@@ -54,7 +54,7 @@ impl fmt::Display for Outcome {
 }
 
 /// How a process id the child reported relates to the spawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Relation {
     /// Equal to the child's own pid.
@@ -77,7 +77,7 @@ impl Relation {
 }
 
 /// One fd in the child, with the fixture-specific parts replaced by labels.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FdView {
     pub fd: i64,
     pub cloexec: bool,
@@ -91,7 +91,7 @@ pub struct FdView {
 }
 
 /// The child's state as the comparison sees it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Observation {
     pub fds: Vec<FdView>,
     pub cwd: Option<String>,

@@ -35,6 +35,10 @@ struct Plan {
     sigdefault: Vec<i32>,
     sigmask: Option<libc::sigset_t>,
     open_max: i32,
+    /// One above the highest fd the child can hold: closefrom stops here rather than at
+    /// `{OPEN_MAX}` (20,000 `close` calls per closefrom where the limit is high). Set in
+    /// [`spawn`] once the error pipe exists.
+    close_bound: i32,
 }
 
 fn open_max() -> i32 {
@@ -132,6 +136,7 @@ fn plan(seq: &Sequence, fx: &Fixture) -> io::Result<Result<Plan, Outcome>> {
             .collect(),
         sigmask: attrs.sigmask.as_deref().map(sigset).transpose()?,
         open_max: open_max(),
+        close_bound: 0,
     }))
 }
 
@@ -155,7 +160,7 @@ fn errno() -> i32 {
 ///
 /// # Safety
 /// Must run in the forked child only.
-unsafe fn apply(step: &Step, err_fd: i32, open_max: i32) -> Result<(), i32> {
+unsafe fn apply(step: &Step, err_fd: i32, close_bound: i32) -> Result<(), i32> {
     match step {
         Step::Open { fd, path, flags } => {
             // "as if close(fildes) had been called" first; a close error is not an error.
@@ -198,7 +203,7 @@ unsafe fn apply(step: &Step, err_fd: i32, open_max: i32) -> Result<(), i32> {
             }
         }
         Step::Closefrom { low } => {
-            for fd in *low..open_max {
+            for fd in *low..close_bound {
                 if fd != err_fd {
                     libc::close(fd);
                 }
@@ -243,7 +248,7 @@ unsafe fn child(plan: &Plan, cmd: &ChildCommand, pipe: [i32; 2], old_mask: &libc
         }
     }
     for step in &plan.steps {
-        if let Err(e) = apply(step, err_fd, plan.open_max) {
+        if let Err(e) = apply(step, err_fd, plan.close_bound) {
             fail(err_fd, e);
         }
     }
@@ -275,11 +280,19 @@ pub fn spawn(
     fx: &Fixture,
     cmd: &ChildCommand,
 ) -> io::Result<Result<libc::pid_t, Outcome>> {
-    let plan = match plan(seq, fx)? {
+    let mut plan = match plan(seq, fx)? {
         Ok(p) => p,
         Err(o) => return Ok(Err(o)),
     };
     let (read_end, write_end) = error_pipe(plan.open_max)?;
+    // Every fd the child holds was open here at the fork or is named by an action (an open
+    // lands on the lowest free fd, then moves to its named one).
+    let highest_named = seq.actions.iter().flat_map(fd_args).map(|(fd, _)| fd).max();
+    let highest_open = sys::open_fds().last().copied();
+    plan.close_bound = highest_open
+        .max(highest_named)
+        .unwrap_or(0)
+        .saturating_add(1);
     // SAFETY: the sets are initialised before use; fork's child only calls `child`, which is
     // async-signal-safe; the parent restores its mask right after fork.
     let pid = unsafe {

@@ -2,6 +2,7 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::Instant;
 
 use super::command::ChildCommand;
 use super::explain::{explain, Known};
@@ -38,7 +39,7 @@ impl Subject {
 }
 
 /// One subject's outcome differing from the reference's.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Divergence {
     pub subject: String,
     pub reference: Outcome,
@@ -163,6 +164,32 @@ impl Comparison {
     }
 }
 
+/// Which sequences of a seed's stream one runner takes, and when it stops.
+#[derive(Debug, Clone, Copy)]
+pub struct Slice {
+    /// This runner's share: the sequences whose index is `job` modulo `jobs` (worker
+    /// processes split one stream this way, so sequence `n` of a seed is the same sequence
+    /// whatever the number of workers).
+    pub job: usize,
+    pub jobs: usize,
+    /// Stop before index `end` of the whole stream (`None`: no such limit).
+    pub end: Option<usize>,
+    /// Stop starting sequences at this instant (`None`: no time limit).
+    pub deadline: Option<Instant>,
+}
+
+impl Slice {
+    /// Everything from 0 to `count`, in this process.
+    pub fn all(count: usize) -> Slice {
+        Slice {
+            job: 0,
+            jobs: 1,
+            end: Some(count),
+            deadline: None,
+        }
+    }
+}
+
 /// Runs `count` sequences drawn from `seed`. `progress` is called after each sequence.
 pub fn fuzz(
     runner: &Runner,
@@ -170,18 +197,40 @@ pub fn fuzz(
     count: usize,
     mut progress: impl FnMut(usize),
 ) -> io::Result<Summary> {
+    fuzz_slice(runner, seed, Slice::all(count), |s| progress(s.sequences))
+}
+
+/// Runs this slice of the sequences drawn from `seed`; `progress` sees the summary so far
+/// after each sequence.
+pub fn fuzz_slice(
+    runner: &Runner,
+    seed: u64,
+    slice: Slice,
+    mut progress: impl FnMut(&Summary),
+) -> io::Result<Summary> {
+    let started = Instant::now();
     let mut generator = Generator::new(seed);
     let mut summary = Summary {
         seed,
-        sequences: count,
+        jobs: slice.jobs.max(1),
         ..Summary::default()
     };
-    for index in 0..count {
+    let jobs = slice.jobs.max(1);
+    for index in 0.. {
+        if slice.end.is_some_and(|end| index >= end)
+            || slice.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            break;
+        }
         let tree = generator
             .next_tree()
             .map_err(|r| io::Error::other(format!("generator rejected a sequence: {r}")))?;
+        if index % jobs != slice.job {
+            continue;
+        }
         let seq = proptest::strategy::ValueTree::current(&tree);
         let comparison = runner.compare(&seq)?;
+        summary.sequences += 1;
         for (subject, got) in &comparison.others {
             let counts = summary.per_subject.entry(subject.clone()).or_default();
             if got.is_unsupported() {
@@ -202,24 +251,39 @@ pub fn fuzz(
             record_explained(&mut summary, index, &seq, d);
         }
         if let Some(first) = unexplained.first() {
-            let subject = first.subject.clone();
-            let minimal = gen::shrink(tree, |candidate| {
-                runner
-                    .divergences(candidate)
-                    .is_ok_and(|ds| ds.iter().any(|d| d.known.is_none() && d.subject == subject))
-            });
-            let divergence = runner
-                .divergences(&minimal)?
-                .into_iter()
-                .find(|d| d.known.is_none() && d.subject == subject)
-                .unwrap_or_else(|| first.clone());
-            summary.unexplained.push(Finding {
-                index,
-                sequence: minimal,
-                divergence,
-            });
+            summary
+                .unexplained
+                .push(shrink_finding(runner, index, tree, first)?);
         }
-        progress(index + 1);
+        summary.seconds = started.elapsed().as_secs_f64();
+        progress(&summary);
     }
+    summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// The simplest sequence below `tree` on which `first`'s subject still diverges without an
+/// explanation, with that divergence.
+fn shrink_finding(
+    runner: &Runner,
+    index: usize,
+    tree: gen::Tree,
+    first: &Divergence,
+) -> io::Result<Finding> {
+    let subject = first.subject.clone();
+    let minimal = gen::shrink(tree, |candidate| {
+        runner
+            .divergences(candidate)
+            .is_ok_and(|ds| ds.iter().any(|d| d.known.is_none() && d.subject == subject))
+    });
+    let divergence = runner
+        .divergences(&minimal)?
+        .into_iter()
+        .find(|d| d.known.is_none() && d.subject == subject)
+        .unwrap_or_else(|| first.clone());
+    Ok(Finding {
+        index,
+        sequence: minimal,
+        divergence,
+    })
 }

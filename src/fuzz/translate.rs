@@ -19,9 +19,10 @@ use crate::spawn::Command;
 
 use super::command::ChildCommand;
 use super::fixture::Fixture;
-use super::model::{Action, OpenMode, PathRef, Sequence, CREATE_MODE};
+use super::model::{Action, PathRef, Sequence, CREATE_MODE};
 use super::rawspawn::{open_flags, pgroup_id};
 use super::reference::first_refusal;
+use super::sys;
 
 /// Where an fd of the model's table comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,15 +65,6 @@ pub enum Translation {
     Inexpressible(String),
 }
 
-/// The highest parent fd the model looks at (fixtures sit far below).
-const SCAN_LIMIT: i32 = 1024;
-
-fn fd_flags(fd: i32) -> Option<i32> {
-    // SAFETY: F_GETFD only queries.
-    let f = unsafe { libc::fcntl(fd, libc::F_GETFD) };
-    (f >= 0).then_some(f)
-}
-
 fn dup_cloexec(fd: i32) -> io::Result<OwnedFd> {
     // SAFETY: F_DUPFD_CLOEXEC returns a new fd we then own.
     let d = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
@@ -83,12 +75,12 @@ fn dup_cloexec(fd: i32) -> io::Result<OwnedFd> {
     Ok(unsafe { OwnedFd::from_raw_fd(d) })
 }
 
-/// Marks every fd from 3 up to the scan limit close-on-exec, except `keep`: fds a test harness
+/// Marks every open fd from 3 up close-on-exec, except `keep`: fds a test harness
 /// left inheritable would otherwise reach every child and make any sequence that closes them
 /// inexpressible. Only the fuzz runner calls this (its process spawns nothing else).
 pub fn cloexec_strays(keep: &[i32]) -> io::Result<()> {
-    for fd in 3..SCAN_LIMIT {
-        if let Some(f) = fd_flags(fd) {
+    for fd in sys::open_fds().into_iter().filter(|&fd| fd >= 3) {
+        if let Some(f) = sys::fd_flags(fd) {
             // SAFETY: sets a flag on an fd that is open.
             if !keep.contains(&fd)
                 && unsafe { libc::fcntl(fd, libc::F_SETFD, f | libc::FD_CLOEXEC) } < 0
@@ -100,11 +92,21 @@ pub fn cloexec_strays(keep: &[i32]) -> io::Result<()> {
     Ok(())
 }
 
+/// Whether an open fd refers to a directory.
+fn is_dir(fd: i32) -> bool {
+    // SAFETY: fstat writes into a zeroed stat that outlives the call.
+    unsafe {
+        let mut st: libc::stat = std::mem::zeroed();
+        libc::fstat(fd, &mut st) == 0 && st.st_mode & libc::S_IFMT == libc::S_IFDIR
+    }
+}
+
 impl<'a> Model<'a> {
     fn new(fx: &'a Fixture) -> io::Result<Model<'a>> {
-        let table = (0..SCAN_LIMIT)
+        let table = sys::open_fds()
+            .into_iter()
             .filter_map(|fd| {
-                fd_flags(fd).map(|f| {
+                sys::fd_flags(fd).map(|f| {
                     let entry = Entry {
                         source: Source::Parent(fd),
                         cloexec: f & libc::FD_CLOEXEC != 0,
@@ -159,7 +161,9 @@ impl<'a> Model<'a> {
                     Entry {
                         source: Source::Opened(self.opened.len() - 1),
                         cloexec: *cloexec && lands_directly,
-                        dir: (*mode == OpenMode::Directory).then_some(abs),
+                        // Whatever the mode, an fd on a directory is one fchdir can use (a
+                        // plain O_RDONLY open of a directory succeeds).
+                        dir: is_dir(got).then_some(abs),
                     },
                 );
             }

@@ -18,7 +18,7 @@ use crate::report::{self, Capability, Report};
 use diagnostics::Failure;
 pub use probes::{Kind, Probe};
 pub use sysroot::{Sysroot, SysrootError};
-pub use zig::{LinkMode, Zig, ZigMissing};
+pub use zig::{Zig, ZigMissing};
 
 /// Why a probe gave no capability.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -48,15 +48,15 @@ pub enum Outcome {
         undetermined: Vec<String>,
         problems: Vec<String>,
     },
-    /// Not even an empty program links: no column for this sysroot, with the reason.
+    /// Not even an empty executable links: no column for this sysroot, with the reason. Such
+    /// a sysroot is refused rather than probed some other way, since only a linked program
+    /// shows that a symbol resolves.
     Skipped(String),
 }
 
-/// What the first step learns about a sysroot: how it links and what each flag it defines
-/// expands to.
+/// What the first step learns about a sysroot: what each flag it defines expands to.
 #[derive(Debug, Clone)]
 pub struct Setup {
-    pub mode: LinkMode,
     pub values: BTreeMap<String, String>,
 }
 
@@ -105,16 +105,16 @@ pub fn run(
         .map(|((s, setup), results)| {
             let outcome = match setup {
                 Err(reason) => Outcome::Skipped(reason),
-                Ok(setup) => assemble(zig, s, setup.mode, results),
+                Ok(_) => assemble(zig, s, results),
             };
             (s.clone(), outcome)
         })
         .collect()
 }
 
-/// How this sysroot links and what its flags expand to.
+/// Checks that an executable links against this sysroot, and reads what its flags expand to.
 pub fn setup(zig: &Zig, sysroot: &Sysroot) -> Result<Setup, String> {
-    let mode = baseline(zig, sysroot)?;
+    baseline(zig, sysroot)?;
     let dir = tempdir()?;
     let pre = zig
         .preprocess(sysroot, &probes::values_source(), dir.path())
@@ -126,27 +126,24 @@ pub fn setup(zig: &Zig, sysroot: &Sysroot) -> Result<Setup, String> {
         ));
     }
     Ok(Setup {
-        mode,
         values: probes::parse_values(&pre.stdout),
     })
 }
 
-/// How this sysroot can link at all: an empty executable, else an empty shared library.
-pub fn baseline(zig: &Zig, sysroot: &Sysroot) -> Result<LinkMode, String> {
-    let mut first_error = String::new();
-    for mode in [LinkMode::Executable, LinkMode::SharedLibrary] {
-        let dir = tempdir()?;
-        let out = zig
-            .link(sysroot, mode, probes::BASELINE, dir.path())
-            .map_err(|e| format!("running zig: {e}"))?;
-        if out.success {
-            return Ok(mode);
-        }
-        if first_error.is_empty() {
-            first_error = summary(&out.stderr);
-        }
+/// Whether an empty executable links against this sysroot. If not, the sysroot is refused:
+/// whatever else would link (a shared object) is no evidence that a program could.
+pub fn baseline(zig: &Zig, sysroot: &Sysroot) -> Result<(), String> {
+    let dir = tempdir()?;
+    let out = zig
+        .link(sysroot, probes::BASELINE, dir.path())
+        .map_err(|e| format!("running zig: {e}"))?;
+    if out.success {
+        return Ok(());
     }
-    Err(format!("an empty program does not link: {first_error}"))
+    Err(format!(
+        "refused: no executable links against this sysroot, so it gives no link evidence ({})",
+        summary(&out.stderr)
+    ))
 }
 
 /// Runs one probe and says what it shows, or why it shows nothing.
@@ -156,12 +153,9 @@ pub fn check(
     setup: &Setup,
     probe: &Probe,
 ) -> Result<Capability, Unread> {
-    let mode = setup.mode;
     let dir = tempdir().map_err(Unread::Problem)?;
     let io = |e: std::io::Error| Unread::Problem(format!("running zig: {e}"));
-    let out = zig
-        .link(sysroot, mode, &probe.source(), dir.path())
-        .map_err(io)?;
+    let out = zig.link(sysroot, &probe.source(), dir.path()).map_err(io)?;
     if out.success {
         let mut notes = Vec::new();
         match probe.kind {
@@ -182,7 +176,7 @@ pub fn check(
         }
         if probe.check_own_symbol {
             let src = probe.own_declaration_source().unwrap_or_default();
-            let own = zig.link(sysroot, mode, &src, dir.path()).map_err(io)?;
+            let own = zig.link(sysroot, &src, dir.path()).map_err(io)?;
             if !own.success {
                 let undefined = diagnostics::undefined_symbols(&own.stderr);
                 if !undefined.iter().any(|s| s == probe.name) {
@@ -231,7 +225,7 @@ pub fn check(
                 note.push_str(" (zig's newest headers, so not in this older version either)");
             }
             if let Some(src) = probe.own_declaration_source() {
-                let own = zig.link(sysroot, mode, &src, dir.path()).map_err(io)?;
+                let own = zig.link(sysroot, &src, dir.path()).map_err(io)?;
                 if own.success {
                     note.push_str("; the symbol links with an own declaration");
                 } else if undefined_is(&own.stderr, probe.name) {
@@ -260,17 +254,9 @@ fn capability(available: bool, note: String) -> Capability {
 fn assemble(
     zig: &Zig,
     sysroot: &Sysroot,
-    mode: LinkMode,
     results: Vec<(Probe, Result<Capability, Unread>)>,
 ) -> Outcome {
-    let mut platform = sysroot.platform(&zig.version);
-    if mode == LinkMode::SharedLibrary {
-        if let Some(detail) = platform.libc.detail.as_mut() {
-            detail.push_str(
-                "; probes linked as shared libraries with -z defs (no executable links here)",
-            );
-        }
-    }
+    let platform = sysroot.platform(&zig.version);
     let mut capabilities = BTreeMap::new();
     let mut undetermined = Vec::new();
     let mut problems = Vec::new();
@@ -291,6 +277,7 @@ fn assemble(
         capabilities,
         cases: BTreeMap::new(),
         perf: None,
+        fuzz: None,
     };
     Outcome::Checked {
         report: Box::new(report),

@@ -2,7 +2,8 @@
 //!
 //! zig is a cross C compiler that carries sysroots for many libcs and versions. It is found as
 //! `$SPAWNMATRIX_ZIG` (a command line, split on spaces), else `zig` on PATH, else
-//! `python3 -m ziglang` (the PyPI package `ziglang`, which ci/setup.sh installs).
+//! `python3 -m ziglang` (the PyPI package `ziglang`, which ci/setup.sh installs into CI's venv;
+//! `. ci/env.sh` puts that venv's python3 first on PATH, as .ci/run does).
 
 use std::ffi::OsString;
 use std::io;
@@ -13,7 +14,7 @@ use super::sysroot::Sysroot;
 
 /// zig could not be found: every link column is skipped, and the message says why.
 #[derive(Debug, thiserror::Error)]
-#[error("zig not found (tried {tried}); install it with `python3 -m pip install ziglang` (ci/setup.sh does) or set SPAWNMATRIX_ZIG")]
+#[error("zig not found (tried {tried}); install it with `bash ci/setup.sh pip` and put CI's venv on PATH with `. ci/env.sh`, or set SPAWNMATRIX_ZIG")]
 pub struct ZigMissing {
     pub tried: String,
 }
@@ -23,16 +24,6 @@ pub struct ZigMissing {
 pub struct Zig {
     command: Vec<OsString>,
     pub version: String,
-}
-
-/// How a probe is linked. Executables are the normal case; a sysroot whose C runtime cannot
-/// link even an empty program (zig's FreeBSD 13 startup code needs `__libc_start1`, which only
-/// FreeBSD 14's stubs have) is checked as a shared library with `-z defs`, which still makes
-/// every undefined symbol an error but needs no startup code.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum LinkMode {
-    Executable,
-    SharedLibrary,
 }
 
 /// What one zig invocation did.
@@ -78,26 +69,17 @@ impl Zig {
         })
     }
 
-    /// Compiles and links `source` for `sysroot` in `dir`; the output goes next to it.
-    pub fn link(
-        &self,
-        sysroot: &Sysroot,
-        mode: LinkMode,
-        source: &str,
-        dir: &Path,
-    ) -> io::Result<Outcome> {
+    /// Compiles and links `source` into an executable for `sysroot` in `dir`. Only an
+    /// executable is link evidence: a shared object links with symbols that no program could
+    /// resolve (zig's FreeBSD 13 stubs link only that way), so there is no other mode.
+    pub fn link(&self, sysroot: &Sysroot, source: &str, dir: &Path) -> io::Result<Outcome> {
         let src = dir.join("probe.c");
         std::fs::write(&src, source)?;
-        let mut args: Vec<OsString> = Vec::new();
-        match mode {
-            LinkMode::Executable => {}
-            LinkMode::SharedLibrary => {
-                args.extend(["-shared", "-fPIC", "-Wl,-z,defs"].map(OsString::from))
-            }
-        }
-        args.push(src.into_os_string());
-        args.push("-o".into());
-        args.push(dir.join("probe.out").into_os_string());
+        let args = [
+            src.into_os_string(),
+            "-o".into(),
+            dir.join("probe.out").into_os_string(),
+        ];
         self.cc(sysroot, &args)
     }
 

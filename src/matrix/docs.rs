@@ -13,8 +13,11 @@
 //! os: macos                # the platform fields doc columns get
 //! libc: libSystem
 //! doc_columns: ["10.14", "10.15", "15"]
+//! checked: "2026-11-30"   # when every claim was last checked against its sources
 //! sources:
-//!   XNU-H: apple-oss-distributions/xnu libsyscall/wrappers/spawn/spawn.h @ xnu-11417.101.15
+//!   XNU-H:
+//!     cite: apple-oss-distributions/xnu@<40 hex>:libsyscall/wrappers/spawn/spawn.h:120
+//!     note: availability macros        # optional; `cite` may be a list
 //! claims:
 //!   - row: functions.posix_spawn_file_actions_addchdir_np
 //!     since: "10.15"       # true from 10.15 on, false before (the source dates its addition)
@@ -24,14 +27,19 @@
 //!     through: "15"        # range: from / through inclusive, before exclusive; all optional
 //!     source: XNU-H
 //! ```
+//!
+//! Every source must be machine-checkable ([`Citation`]): a claim without one does not load.
+//! Values must fit their row: a bool for `functions.*`, a bool or [`IGNORED`] for `flags.*`,
+//! an outcome in the conformance grammar for `cases.*`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use super::citation::Citation;
 use super::error::MatrixError;
-use super::model::{Claim, Value};
+use super::model::{Claim, Value, IGNORED};
 use super::version::{Release, Version};
 use crate::report::{Libc, Platform, Provenance};
 
@@ -81,6 +89,32 @@ pub struct ClaimSpec {
     pub note: Option<String>,
 }
 
+/// One citation or several.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(untagged)]
+pub enum Cites {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Cites {
+    fn texts(&self) -> &[String] {
+        match self {
+            Cites::One(c) => std::slice::from_ref(c),
+            Cites::Many(cs) => cs,
+        }
+    }
+}
+
+/// Where claims come from: checkable citations plus what they show.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    pub cite: Cites,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
 /// A platform.yaml as written.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -95,7 +129,9 @@ pub struct PlatformFile {
     pub libc: String,
     #[serde(default)]
     pub doc_columns: Vec<String>,
-    pub sources: BTreeMap<String, String>,
+    /// `YYYY-MM-DD`: when the claims were last checked against their sources.
+    pub checked: String,
+    pub sources: BTreeMap<String, Source>,
     #[serde(default)]
     pub claims: Vec<ClaimSpec>,
 }
@@ -135,14 +171,13 @@ impl Range {
         match release {
             Release::Exact(v) => self.contains(v),
             Release::AtLeast(v) => {
-                self.from.as_ref().map_or(true, |f| f <= v) && self.upper.is_none()
+                self.from.as_ref().is_none_or(|f| f <= v) && self.upper.is_none()
             }
         }
     }
 
     fn contains(&self, v: &Version) -> bool {
-        self.from.as_ref().map_or(true, |f| f <= v)
-            && self.upper.as_ref().map_or(true, |u| u.admits(v))
+        self.from.as_ref().is_none_or(|f| f <= v) && self.upper.as_ref().is_none_or(|u| u.admits(v))
     }
 
     fn overlaps(&self, other: &Range) -> bool {
@@ -160,6 +195,8 @@ pub struct Family {
     pub file: PathBuf,
     pub spec: PlatformFile,
     ranges: Vec<Range>,
+    /// Each source key's citations, parsed.
+    citations: BTreeMap<String, Vec<Citation>>,
 }
 
 /// All families from a `targets/` folder.
@@ -183,13 +220,83 @@ fn version(path: &Path, what: &str, text: &str) -> Result<Version, MatrixError> 
         .ok_or_else(|| claims_error(path, format!("{what}: {text:?} is not a release number")))
 }
 
+/// Whether `date` is a real `YYYY-MM-DD` date no later than `today` (same form).
+fn valid_checked_date(date: &str, today: &str) -> Result<(), String> {
+    let parts: Vec<&str> = date.split('-').collect();
+    let number = |p: &str, len: usize| {
+        (p.len() == len && p.bytes().all(|b| b.is_ascii_digit()))
+            .then(|| p.parse::<u32>().ok())
+            .flatten()
+    };
+    let (Some(y), Some(m), Some(d)) = (match parts[..] {
+        [y, m, d] => (number(y, 4), number(m, 2), number(d, 2)),
+        _ => (None, None, None),
+    }) else {
+        return Err(format!("checked: {date:?} is not YYYY-MM-DD"));
+    };
+    let leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    let days = match m {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => 0,
+    };
+    if d == 0 || d > days {
+        return Err(format!("checked: {date:?} is not a date"));
+    }
+    if date > today {
+        return Err(format!("checked: {date:?} is after today ({today})"));
+    }
+    Ok(())
+}
+
+/// Whether a claim's value fits its row: availability is a bool (a flag may also be
+/// accepted and ignored), a case row holds an outcome.
+fn value_fits_row(row: &str, value: &Value) -> Result<(), String> {
+    match (row.split('.').next(), value) {
+        (Some("functions" | "kernel"), Value::Bool(_)) => Ok(()),
+        (Some("flags"), Value::Bool(_)) => Ok(()),
+        (Some("flags"), Value::Text(t)) if t == IGNORED => Ok(()),
+        (Some("flags"), _) => Err(format!("a flag is true, false or {IGNORED:?}")),
+        (Some("cases"), Value::Text(t)) => t
+            .parse::<crate::conformance::outcome::Outcome>()
+            .map(|_| ())
+            .map_err(|e| e.to_string()),
+        (Some("perf"), Value::Number(_)) => Ok(()),
+        _ => Err(format!("{value} does not fit this row")),
+    }
+}
+
 impl Family {
-    /// Parses and checks one platform.yaml: known row prefixes, known sources, release
-    /// numbers that parse, and no two claims on one row that overlap with different values.
+    /// Parses and checks one platform.yaml: a `checked` date, machine-checkable citations,
+    /// known row prefixes and values that fit them, known sources, release numbers that
+    /// parse, and no two claims on one row that overlap with different values.
     pub fn parse(path: &Path, text: &str) -> Result<Family, MatrixError> {
+        let today = crate::report::now_rfc3339();
+        Family::parse_as_of(path, text, &today[..10])
+    }
+
+    /// [`Family::parse`] with the date `checked` may not exceed.
+    pub fn parse_as_of(path: &Path, text: &str, today: &str) -> Result<Family, MatrixError> {
         let spec: PlatformFile = crate::yaml::from_str(path, text)?;
         for v in &spec.doc_columns {
             version(path, "doc_columns", v)?;
+        }
+        valid_checked_date(&spec.checked, today).map_err(|m| claims_error(path, m))?;
+        let mut citations = BTreeMap::new();
+        for (key, source) in &spec.sources {
+            if source.cite.texts().is_empty() {
+                return Err(claims_error(path, format!("sources.{key}: no citation")));
+            }
+            let parsed = source
+                .cite
+                .texts()
+                .iter()
+                .map(|t| t.parse::<Citation>())
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(|e| claims_error(path, format!("sources.{key}: {e}")))?;
+            citations.insert(key.clone(), parsed);
         }
         let mut ranges = Vec::new();
         for (i, c) in spec.claims.iter().enumerate() {
@@ -199,6 +306,9 @@ impl Family {
                     path,
                     format!("{at}: row must start with one of {ROW_PREFIXES:?}"),
                 ));
+            }
+            if let Some(v) = &c.value {
+                value_fits_row(&c.row, v).map_err(|m| claims_error(path, format!("{at}: {m}")))?;
             }
             if !spec.sources.contains_key(&c.source) {
                 return Err(claims_error(
@@ -273,6 +383,7 @@ impl Family {
             file: path.to_path_buf(),
             spec,
             ranges,
+            citations,
         })
     }
 
@@ -304,9 +415,30 @@ impl Family {
             })
     }
 
+    /// `KEY: note (citation; citation)`.
     fn source_text(&self, key: &str) -> String {
-        let text = self.spec.sources.get(key).map_or("", String::as_str);
-        format!("{key}: {text}")
+        let note = self
+            .spec
+            .sources
+            .get(key)
+            .and_then(|s| s.note.as_deref())
+            .map(|n| format!("{n} "))
+            .unwrap_or_default();
+        let cites: Vec<String> = self
+            .citations
+            .get(key)
+            .into_iter()
+            .flatten()
+            .map(Citation::to_string)
+            .collect();
+        format!("{key}: {note}({})", cites.join("; "))
+    }
+
+    /// Every citation of every source, parsed.
+    pub fn citations(&self) -> impl Iterator<Item = (&str, &Citation)> {
+        self.citations
+            .iter()
+            .flat_map(|(k, cs)| cs.iter().map(move |c| (k.as_str(), c)))
     }
 
     /// Every row this family makes a claim about, in order, once each.

@@ -73,7 +73,7 @@ fn check_report(path: &Path, report: &Report) -> Result<(), MatrixError> {
         if let Some((name, _)) = report
             .capabilities
             .iter()
-            .find(|(_, c)| c.source.as_deref().map_or(true, str::is_empty))
+            .find(|(_, c)| c.source.as_deref().is_none_or(str::is_empty))
         {
             return Err(MatrixError::DocWithoutSource {
                 path: path.to_path_buf(),

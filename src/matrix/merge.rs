@@ -27,7 +27,7 @@ struct Draft {
 
 /// Adds `other` to the cell's conflicts unless it agrees or is already listed.
 fn add_conflict(cell: &mut Cell, other: Alternative) {
-    if other.value != cell.value && !cell.conflicts.contains(&other) {
+    if !other.value.agrees_with(&cell.value) && !cell.conflicts.contains(&other) {
         cell.conflicts.push(other);
     }
 }

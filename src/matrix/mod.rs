@@ -3,6 +3,7 @@
 //!
 //! - [`load`]: reading reports and matrices (typed errors naming file and line).
 //! - [`docs`]: `targets/<family>/platform.yaml`, documented claims with sources.
+//! - [`citation`]: the checkable form every source takes (a URL or repo@commit:path:line).
 //! - [`merge`]: evidence precedence and disagreement flagging.
 //! - [`cases`]: case areas and titles from the case files, for grouping.
 //! - [`render`]: `matrix.json`, `MATRIX.md`, `index.html`.
@@ -11,6 +12,7 @@
 //! - [`diff`]: what changed between two matrices or reports, regressions first.
 
 pub mod cases;
+pub mod citation;
 pub mod diff;
 pub mod docs;
 pub mod error;

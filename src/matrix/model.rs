@@ -53,6 +53,22 @@ pub enum Value {
     Text(String),
 }
 
+/// The third value of a flag row: `setflags` accepts the flag, but the spawn does nothing
+/// with it (OpenBSD's `#if 0 /* NOT IMPLEMENTED */` scheduling, musl's scheduling flags).
+/// Evidence that only sees acceptance (a linked macro, `setflags` returning 0) agrees with it.
+pub const IGNORED: &str = "ignored";
+
+impl Value {
+    /// Whether two values for one cell say the same thing: equal, or `true` (the flag is
+    /// accepted) against [`IGNORED`] (accepted, without effect), which only refines it.
+    pub fn agrees_with(&self, other: &Value) -> bool {
+        let ignored = |v: &Value| matches!(v, Value::Text(t) if t == IGNORED);
+        self == other
+            || (ignored(self) && *other == Value::Bool(true))
+            || (ignored(other) && *self == Value::Bool(true))
+    }
+}
+
 impl std::fmt::Display for Value {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {

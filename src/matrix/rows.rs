@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::cases::CaseIndex;
 use super::model::{Cell, Evidence, Group, Value};
-use crate::report::{Capability, CaseResult, Perf, Report};
+use crate::report::{Capability, CaseResult, Fuzz, Perf, Report};
 
 /// The row id of a capability: flags are `POSIX_SPAWN_*`, kernel features say `how: kernel...`
 /// (or are already named `kernel.<x>`), everything else is a function.
@@ -54,6 +54,12 @@ pub fn group(id: &str, cases: &CaseIndex) -> ((u8, usize), Group) {
         "functions" => ((0, 0), String::from("Functions")),
         "flags" => ((1, 0), String::from("Attribute flags")),
         "kernel" => ((2, 0), String::from("Kernel features")),
+        "fuzz" => (
+            (5, 0),
+            String::from(
+                "Differential fuzzing (sequences run; divergences from the fork+exec reference)",
+            ),
+        ),
         "perf" => (
             (4, 0),
             String::from(
@@ -65,7 +71,7 @@ pub fn group(id: &str, cases: &CaseIndex) -> ((u8, usize), Group) {
                 (3, cases.area_rank(area)),
                 format!("Conformance cases: {area}"),
             ),
-            None => ((5, 0), other.to_string()),
+            None => ((6, 0), other.to_string()),
         },
     };
     (
@@ -134,6 +140,43 @@ fn growth_cells(perf: &Perf, evidence: Evidence) -> impl Iterator<Item = (String
         })
 }
 
+/// A campaign's rows: `fuzz.sequences`, `fuzz.unexplained` and `fuzz.explained.<rule>`.
+fn fuzz_cells(fuzz: &Fuzz, evidence: Evidence) -> impl Iterator<Item = (String, Cell)> + '_ {
+    let number = move |n: u64, note: String| Cell {
+        note: Some(note),
+        ..Cell::new(Value::Number(n as f64), evidence)
+    };
+    let load = fuzz
+        .load_average
+        .map_or(String::new(), |l| format!(", load average {l:.1}"));
+    let run = format!(
+        "seed {}, {:.0} s ({:.0}/s, {} job(s){load})",
+        fuzz.seed,
+        fuzz.seconds,
+        fuzz.sequences as f64 / fuzz.seconds.max(1e-9),
+        fuzz.jobs
+    );
+    let unexplained = match fuzz.unexplained.first() {
+        Some(f) => format!(
+            "first: {} gave {} where the reference gave {}; replay: {}",
+            f.subject, f.got, f.reference, f.sequence
+        ),
+        None => String::from("none"),
+    };
+    [
+        (String::from("fuzz.sequences"), number(fuzz.sequences, run)),
+        (
+            String::from("fuzz.unexplained"),
+            number(fuzz.unexplained.len() as u64, unexplained),
+        ),
+    ]
+    .into_iter()
+    .chain(fuzz.explained.iter().map(move |(rule, e)| {
+        let note = format!("documented difference; conformance case {}", e.case);
+        (format!("fuzz.explained.{rule}"), number(e.count, note))
+    }))
+}
+
 /// Every cell a report contributes to its column, by row id.
 pub fn report_cells(report: &Report, evidence: Evidence) -> BTreeMap<String, Cell> {
     let caps = report
@@ -149,7 +192,11 @@ pub fn report_cells(report: &Report, evidence: Evidence) -> BTreeMap<String, Cel
         .perf
         .iter()
         .flat_map(move |p| perf_cells(p, evidence));
-    caps.chain(cases).chain(perf).collect()
+    let fuzz = report
+        .fuzz
+        .iter()
+        .flat_map(move |f| fuzz_cells(f, evidence));
+    caps.chain(cases).chain(perf).chain(fuzz).collect()
 }
 
 impl Cell {
@@ -202,6 +249,7 @@ mod tests {
     #[case("cases.fchdir-add-negative-fd.shared", "cases.fchdir")]
     #[case("perf.raw:clone_vfork.ratio_to_floor.0mib", "perf")]
     #[case("perf.libc:posix_spawn.growth.4096mib", "perf")]
+    #[case("fuzz.explained.add-no-upper-bound", "fuzz")]
     fn groups_without_case_files(#[case] row: &str, #[case] group: &str) {
         assert_eq!(group_of(row, &CaseIndex::default()), group);
     }
@@ -260,5 +308,56 @@ mod tests {
     fn case_groups_are_areas_from_the_case_files(#[case] row: &str, #[case] group: &str) {
         let index = CaseIndex::load_default().unwrap();
         assert_eq!(group_of(row, &index), group);
+    }
+
+    /// A campaign gives its sequence count, the unexplained count (with the first finding to
+    /// replay) and one row per explaining rule.
+    #[rstest]
+    #[case(
+        "fuzz.sequences",
+        100_000.0,
+        "seed 7, 500 s (200/s, 4 job(s), load average 3.5)"
+    )]
+    #[case(
+        "fuzz.unexplained",
+        1.0,
+        "first: libc gave ok where the reference gave add:EBADF; replay: {}"
+    )]
+    #[case(
+        "fuzz.explained.add-no-upper-bound",
+        12.0,
+        "documented difference; conformance case fa-add-ebadf"
+    )]
+    fn fuzz_rows(#[case] row: &str, #[case] value: f64, #[case] note: &str) {
+        use crate::report::{Fuzz, FuzzExplained, FuzzFinding};
+        let fuzz = Fuzz {
+            seed: 7,
+            sequences: 100_000,
+            seconds: 500.0,
+            jobs: 4,
+            load_average: Some(3.5),
+            subjects: BTreeMap::new(),
+            explained: [(
+                String::from("add-no-upper-bound"),
+                FuzzExplained {
+                    case: String::from("fa-add-ebadf"),
+                    count: 12,
+                },
+            )]
+            .into_iter()
+            .collect(),
+            unexplained: vec![FuzzFinding {
+                index: 3,
+                subject: String::from("libc"),
+                reference: String::from("add:EBADF"),
+                got: String::from("ok"),
+                sequence: String::from("{}"),
+            }],
+        };
+        let cells: BTreeMap<String, Cell> = fuzz_cells(&fuzz, Evidence::Run).collect();
+        assert_eq!(cells.len(), 3);
+        let cell = &cells[row];
+        assert_eq!(cell.value, Value::Number(value));
+        assert_eq!(cell.note.as_deref(), Some(note));
     }
 }

@@ -7,7 +7,10 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+mod fuzz;
 mod unique_keys;
+
+pub use fuzz::{Fuzz, FuzzExplained, FuzzFinding, FuzzSubject};
 
 /// Bumped whenever a field changes meaning or a required field is added.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -37,6 +40,9 @@ pub struct Report {
     /// Spawn cost measurements, when `spawnmatrix bench` ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub perf: Option<Perf>,
+    /// A differential-fuzzing campaign's outcome, when one was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fuzz: Option<Fuzz>,
 }
 
 /// Where a report was observed: the matrix column it lands in.

@@ -44,6 +44,8 @@ pub struct Command {
     pub(super) mask: Mask,
     pub(super) reset_signals: Vec<libc::c_int>,
     pub(super) strategy: Strategy,
+    /// Close every fd from 3 up that the fd plan does not write, in the child.
+    pub(super) close_fds: bool,
 }
 
 impl std::fmt::Debug for Command {
@@ -82,6 +84,7 @@ impl Command {
             mask: Mask::Inherit,
             reset_signals: Vec::new(),
             strategy: Strategy::Auto,
+            close_fds: false,
         }
     }
 
@@ -214,6 +217,16 @@ impl Command {
     /// (`SIGPIPE` always is).
     pub fn reset_signals(&mut self, signals: &[libc::c_int]) -> &mut Command {
         self.reset_signals = signals.to_vec();
+        self
+    }
+
+    /// Whether the child closes every fd from 3 up that it was not handed with
+    /// [`Command::fd`] (default off, as in std: fds without `FD_CLOEXEC` are inherited). Like
+    /// CPython's `close_fds=True`; it protects children from fds other code in the process
+    /// opened without close-on-exec. The `posix_spawn` strategy needs
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34, FreeBSD 14) for it.
+    pub fn close_fds(&mut self, on: bool) -> &mut Command {
+        self.close_fds = on;
         self
     }
 

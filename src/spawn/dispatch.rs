@@ -13,33 +13,92 @@ use super::strategy::Strategy;
 pub(super) fn spawn(requested: Strategy, p: &mut Prepared) -> io::Result<(libc::pid_t, Strategy)> {
     let pid = match requested {
         Strategy::Auto => return auto(p),
-        Strategy::PosixSpawn => posix::spawn(p)?,
-        Strategy::Clone3 => match clone_backend::clone3(p)? {
-            Some(pid) => pid,
-            None => return Err(unsupported(requested, "run: the kernel refuses clone3")),
-        },
-        Strategy::CloneVfork => clone_backend::clone_vfork(p)?,
+        Strategy::PosixSpawn => {
+            if !posix::works() {
+                return Err(unsupported(requested, REFUSED_POSIX_SPAWN));
+            }
+            posix::spawn(p)?
+        }
+        Strategy::Clone3 => {
+            if let Some(why) = clone_backend::clone3_forbidden() {
+                return Err(unsupported(requested, why));
+            }
+            match clone_backend::clone3(p)? {
+                Some(pid) => pid,
+                None => {
+                    return Err(unsupported(
+                        requested,
+                        "run: the kernel refuses clone3 here",
+                    ))
+                }
+            }
+        }
+        Strategy::CloneVfork => {
+            if let Some(why) = clone_backend::clone_vfork_forbidden() {
+                return Err(unsupported(requested, why));
+            }
+            match clone_backend::clone_vfork(p)? {
+                Some(pid) => pid,
+                None => {
+                    return Err(unsupported(
+                        requested,
+                        "run: the kernel refuses CLONE_VM here",
+                    ))
+                }
+            }
+        }
         Strategy::Vfork => return Err(unsupported(requested, "be used soundly from Rust")),
         Strategy::Fork => fork::spawn(p)?,
     };
     Ok((pid, requested))
 }
 
-/// On Linux: clone3 if the kernel has it, else clone_vfork. Elsewhere: posix_spawn if it can
-/// express the request, else fork.
+const REFUSED_POSIX_SPAWN: &str = "run: the libc's posix_spawn cannot create a process here";
+
+/// Which strategies may be tried, as far as is known without creating a process.
+#[derive(Clone, Copy, Debug)]
+struct Gates {
+    clone3: bool,
+    clone_vfork: bool,
+    posix_spawn: bool,
+}
+
+/// The order `Auto` tries strategies in: clone3, clone_vfork, posix_spawn (when it can express
+/// the request), then fork, which is always last. A strategy found refused on the way is
+/// skipped, so `Auto` works whenever any strategy can.
+fn auto_order(g: Gates) -> impl Iterator<Item = Strategy> {
+    [
+        (g.clone3, Strategy::Clone3),
+        (g.clone_vfork, Strategy::CloneVfork),
+        (g.posix_spawn, Strategy::PosixSpawn),
+        (true, Strategy::Fork),
+    ]
+    .into_iter()
+    .filter_map(|(open, s)| open.then_some(s))
+}
+
+/// On Linux: clone3 unless refused, else clone_vfork, else posix_spawn, else fork. Elsewhere:
+/// posix_spawn if it can express the request, else fork.
 fn auto(p: &mut Prepared) -> io::Result<(libc::pid_t, Strategy)> {
-    if clone_backend::clone_vfork_supported() {
-        if clone_backend::clone3_maybe_supported() {
-            if let Some(pid) = clone_backend::clone3(p)? {
-                return Ok((pid, Strategy::Clone3));
-            }
+    let gates = Gates {
+        clone3: clone_backend::clone3_forbidden().is_none()
+            && clone_backend::clone3_maybe_supported(),
+        clone_vfork: clone_backend::clone_vfork_forbidden().is_none(),
+        posix_spawn: posix::cannot_express(p).is_none(),
+    };
+    for s in auto_order(gates) {
+        let pid = match s {
+            Strategy::Clone3 => clone_backend::clone3(p)?,
+            Strategy::CloneVfork => clone_backend::clone_vfork(p)?,
+            Strategy::PosixSpawn if posix::works() => Some(posix::spawn(p)?),
+            Strategy::PosixSpawn => None,
+            _ => Some(fork::spawn(p)?),
+        };
+        if let Some(pid) = pid {
+            return Ok((pid, s));
         }
-        return Ok((clone_backend::clone_vfork(p)?, Strategy::CloneVfork));
     }
-    if posix::cannot_express(p).is_none() {
-        return Ok((posix::spawn(p)?, Strategy::PosixSpawn));
-    }
-    Ok((fork::spawn(p)?, Strategy::Fork))
+    unreachable!("fork is always in auto_order and never yields None")
 }
 
 /// The error for a forced strategy that cannot do `what`.
@@ -49,4 +108,36 @@ pub(super) fn unsupported(strategy: Strategy, what: &'static str) -> io::Error {
         what,
     }
     .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    use Strategy::*;
+
+    #[rstest]
+    // Linux today.
+    #[case(true, true, true, &[Clone3, CloneVfork, PosixSpawn, Fork])]
+    // glibc < 2.25: clone_vfork is out, but clone3 never calls glibc's clone wrapper.
+    #[case(true, false, true, &[Clone3, PosixSpawn, Fork])]
+    // clone3 refused (ENOSYS/EPERM), CLONE_VM refused too, posix_spawn cannot express it.
+    #[case(false, false, false, &[Fork])]
+    // Not Linux.
+    #[case(false, false, true, &[PosixSpawn, Fork])]
+    fn auto_tries_every_open_strategy_in_order(
+        #[case] clone3: bool,
+        #[case] clone_vfork: bool,
+        #[case] posix_spawn: bool,
+        #[case] want: &[Strategy],
+    ) {
+        let got: Vec<Strategy> = auto_order(Gates {
+            clone3,
+            clone_vfork,
+            posix_spawn,
+        })
+        .collect();
+        assert_eq!(got, want);
+    }
 }

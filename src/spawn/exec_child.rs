@@ -7,8 +7,8 @@
 //! and cannot panic: no indexing, no `unwrap`, no arithmetic that can overflow.
 
 use std::ffi::c_char;
-use std::ptr;
 
+use super::closefds;
 use super::error::errno;
 use super::fdplan::FdMove;
 use super::os;
@@ -43,6 +43,11 @@ pub(super) struct ChildView {
     pub reset_handlers: bool,
     /// The child's signal mask.
     pub mask: *const libc::sigset_t,
+    /// Fds kept when the others are closed (sorted), and the fallback loop's limit; `None`:
+    /// close nothing.
+    pub close_keep: *const libc::c_int,
+    pub close_keep_len: usize,
+    pub close_limit: Option<libc::c_int>,
 }
 
 /// Prepares the child and execs. Returns only on failure, with the errno to report.
@@ -97,8 +102,12 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
             return e;
         }
     }
-    if libc::sigprocmask(libc::SIG_SETMASK, v.mask, ptr::null_mut()) == -1 {
-        return errno();
+    let e = os::set_mask(v.mask);
+    if e != 0 {
+        return e;
+    }
+    if let Some(limit) = v.close_limit {
+        closefds::close_others(slice(v.close_keep, v.close_keep_len), limit);
     }
     let mut search = SearchState::new();
     for &path in slice(v.candidates, v.candidates_len) {

@@ -17,6 +17,9 @@ use super::sigs::BlockAll;
 pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
     let (read_end, write_end) = pipe_cloexec()?;
     let write_end = away_from_targets(write_end, p)?;
+    if let Some(close) = &mut p.close {
+        close.keep_also(write_end.as_raw_fd());
+    }
     let block = BlockAll::new()?;
     let mask = p.mask.as_ref().unwrap_or(block.old()) as *const libc::sigset_t;
     let view = p.view(mask, true);

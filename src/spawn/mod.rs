@@ -18,11 +18,14 @@
 //!   `signal_mask` or `reset_signals`), `SIGKILL`/`SIGSTOP` in `reset_signals`, or a negative
 //!   child fd is `InvalidInput`.
 //! - **Order in the child:** `setsid`, `setpgid`, change directory, fd mapping, signal
-//!   dispositions, signal mask, `execve`.
+//!   dispositions, signal mask, closing the other fds ([`Command::close_fds`]), `execve`.
 //! - **Program lookup.** A program containing `/` is used as given; a relative one is resolved
 //!   against the child's *new* working directory. A bare name is searched in the `PATH` of the
 //!   environment the child receives (the parent's when the environment is unchanged), or
-//!   `/bin:/usr/bin` when that environment has no `PATH`; an empty entry means the working
+//!   when that environment has no `PATH`, the path the libc's `execvp` uses, as `std` does
+//!   (it leaves the search to `execvp`/`posix_spawnp`): `/bin:/usr/bin` on glibc (`CS_PATH`),
+//!   `/usr/local/bin:/bin:/usr/bin` on musl, `/usr/bin:/bin` on macOS and FreeBSD
+//!   (`_PATH_DEFPATH`); an empty entry means the working
 //!   directory. The search follows `execvp`: `ENOENT`, `ENOTDIR`, `ESTALE`, `ENODEV` and
 //!   `ETIMEDOUT` go on to the next entry, `EACCES` is remembered and reported if nothing else
 //!   is found, any other error stops the search; there is no `/bin/sh` retry on `ENOEXEC`. An
@@ -59,6 +62,7 @@
 //! `fork`).
 
 mod child;
+mod closefds;
 mod command;
 mod cstr;
 mod dispatch;
@@ -69,6 +73,7 @@ mod fdplan;
 mod fork;
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 mod glibc_version;
+mod learned;
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 mod glibc_version {
     /// Not glibc: no old-glibc workaround applies.

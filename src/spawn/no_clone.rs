@@ -3,9 +3,9 @@
 
 use std::io;
 
-use super::dispatch::unsupported;
 use super::plan::Prepared;
-use super::strategy::Strategy;
+
+const LINUX_ONLY: &str = "run: clone is Linux-only";
 
 /// No `clone(CLONE_VM|CLONE_VFORK)` here.
 pub(super) fn clone_vfork_supported() -> bool {
@@ -22,15 +22,22 @@ pub(super) fn clone3_maybe_supported() -> bool {
     false
 }
 
+/// Always: clone is Linux-only.
+pub(super) fn clone3_forbidden() -> Option<&'static str> {
+    Some(LINUX_ONLY)
+}
+
+/// Always: clone is Linux-only.
+pub(super) fn clone_vfork_forbidden() -> Option<&'static str> {
+    Some(LINUX_ONLY)
+}
+
 /// Always `Ok(None)`: this platform has no clone3.
 pub(super) fn clone3(_: &mut Prepared) -> io::Result<Option<libc::pid_t>> {
     Ok(None)
 }
 
-/// Always an `Unsupported` error.
-pub(super) fn clone_vfork(_: &mut Prepared) -> io::Result<libc::pid_t> {
-    Err(unsupported(
-        Strategy::CloneVfork,
-        "run: clone is Linux-only",
-    ))
+/// Always `Ok(None)`: this platform has no clone.
+pub(super) fn clone_vfork(_: &mut Prepared) -> io::Result<Option<libc::pid_t>> {
+    Ok(None)
 }

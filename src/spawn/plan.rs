@@ -7,6 +7,7 @@ use std::io;
 use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 
+use super::closefds::ClosePlan;
 use super::command::{Command, Cwd, Defaults, Mask};
 use super::cstr::c_string;
 use super::env::Envp;
@@ -45,6 +46,8 @@ pub(super) struct Prepared {
     pub default_signals: Vec<libc::c_int>,
     /// Fds made for this spawn whose other ends the parent keeps; closed after the spawn.
     _child_ends: Vec<OwnedFd>,
+    /// What the child keeps when it closes the other fds (`Command::close_fds`).
+    pub close: Option<ClosePlan>,
 }
 
 impl Prepared {
@@ -85,6 +88,9 @@ impl Prepared {
 
         let fd_setup = fd_pairs(cmd, defaults)?;
         let fds = FdPlan::new(&fd_setup.pairs);
+        let close = cmd
+            .close_fds
+            .then(|| ClosePlan::new(fds.moves.iter().map(|m| m.dst)));
         Ok((
             Prepared {
                 _argv_strings: argv_strings,
@@ -100,6 +106,7 @@ impl Prepared {
                 mask,
                 default_signals,
                 _child_ends: fd_setup.child_ends,
+                close,
             },
             fd_setup.parent,
         ))
@@ -127,6 +134,12 @@ impl Prepared {
             default_signals_len: self.default_signals.len(),
             reset_handlers,
             mask,
+            close_keep: self
+                .close
+                .as_ref()
+                .map_or(std::ptr::null(), |c| c.keep.as_ptr()),
+            close_keep_len: self.close.as_ref().map_or(0, |c| c.keep.len()),
+            close_limit: self.close.as_ref().map(|c| c.limit),
         }
     }
 

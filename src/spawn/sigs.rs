@@ -3,7 +3,8 @@
 use std::io;
 use std::mem::MaybeUninit;
 
-use super::error::{check, check_rc, InputError};
+use super::error::{check, InputError};
+use super::os;
 
 /// An empty signal set.
 pub(super) fn empty_set() -> io::Result<libc::sigset_t> {
@@ -48,23 +49,13 @@ pub(super) struct BlockAll {
 }
 
 impl BlockAll {
-    /// Blocks every signal the thread may block, remembering the old mask.
+    /// Blocks every signal the thread may block (through the kernel itself where this crate
+    /// declares its signal set, so the libc-internal signals too), remembering the old mask.
     pub(super) fn new() -> io::Result<BlockAll> {
-        let mut all = MaybeUninit::<libc::sigset_t>::uninit();
-        let mut old = MaybeUninit::<libc::sigset_t>::uninit();
-        // SAFETY: sigfillset initialises `all`; pthread_sigmask fills `old` when it returns 0.
-        unsafe {
-            check(libc::sigfillset(all.as_mut_ptr()))?;
-            check_rc(libc::pthread_sigmask(
-                libc::SIG_SETMASK,
-                all.as_ptr(),
-                old.as_mut_ptr(),
-            ))?;
-            Ok(BlockAll {
-                old: old.assume_init(),
-                restored: false,
-            })
-        }
+        Ok(BlockAll {
+            old: os::block_all()?,
+            restored: false,
+        })
     }
 
     /// The thread's mask before blocking: what the child gets unless told otherwise.
@@ -75,19 +66,16 @@ impl BlockAll {
     /// Puts the old mask back.
     pub(super) fn restore(mut self) -> io::Result<()> {
         self.restored = true;
-        // SAFETY: `old` is the mask pthread_sigmask gave us.
-        check_rc(unsafe {
-            libc::pthread_sigmask(libc::SIG_SETMASK, &self.old, std::ptr::null_mut())
-        })
+        os::restore(&self.old)
     }
 }
 
 impl Drop for BlockAll {
     fn drop(&mut self) {
         if !self.restored {
-            // SAFETY: as in `restore`. It cannot fail with a mask it returned itself, and a
-            // drop has nowhere to report to; `restore` is the checked path.
-            unsafe { libc::pthread_sigmask(libc::SIG_SETMASK, &self.old, std::ptr::null_mut()) };
+            // It cannot fail with a mask it returned itself, and a drop has nowhere to report
+            // to; `restore` is the checked path.
+            let _ = os::restore(&self.old);
         }
     }
 }
@@ -117,5 +105,30 @@ mod tests {
     #[case(&[libc::SIGUSR1, libc::SIGSTOP], false)]
     fn kill_and_stop_cannot_be_reset(#[case] sigs: &[libc::c_int], #[case] ok: bool) {
         assert_eq!(check_resettable(sigs).is_ok(), ok);
+    }
+
+    /// What the kernel has blocked for this thread while `BlockAll` is held: everything but
+    /// `SIGKILL` and `SIGSTOP`, the libc-internal signals included (glibc 32 and 33, musl 32
+    /// to 34), as glibc's own `posix_spawn` blocks them. Read with raw `rt_sigprocmask`, since
+    /// libc's would hide those numbers.
+    #[cfg(spawnmatrix_raw_sigaction)]
+    #[rstest]
+    fn block_all_blocks_every_signal_the_kernel_can_block() {
+        use crate::sys::kernel_sigaction::{rt_sigprocmask, NSIG, SIGSET_WORDS};
+        let block = BlockAll::new().unwrap();
+        let mut now: [libc::c_ulong; SIGSET_WORDS] = [0; SIGSET_WORDS];
+        // SAFETY: reads the mask into a kernel-sized set.
+        let rc =
+            unsafe { rt_sigprocmask(libc::SIG_BLOCK, std::ptr::null(), now.as_mut_ptr().cast()) };
+        block.restore().unwrap();
+        assert_eq!(rc, 0);
+        let bits = libc::c_ulong::BITS as usize;
+        let unblocked: Vec<libc::c_int> = (1..NSIG)
+            .filter(|&s| {
+                let bit = usize::try_from(s - 1).unwrap();
+                now[bit / bits] & (1 << (bit % bits)) == 0
+            })
+            .collect();
+        assert_eq!(unblocked, [libc::SIGKILL, libc::SIGSTOP]);
     }
 }

@@ -48,9 +48,10 @@ impl Strategy {
         }
     }
 
-    /// The strategies this process can use, `Auto` first. `Clone3` is checked at run time
-    /// (once; a `clone3` of a child that exits at once) because kernels and seccomp filters
-    /// differ.
+    /// The strategies this process can use, `Auto` first. `Clone3`, `CloneVfork` and
+    /// `PosixSpawn` are checked at run time, once each (a child that exits at once, or a
+    /// refusal seen by a real spawn), because kernels and seccomp filters differ; the answer
+    /// is remembered, so later calls create no process.
     pub fn available() -> Vec<Strategy> {
         Strategy::ALL
             .into_iter()
@@ -62,7 +63,7 @@ impl Strategy {
     pub fn is_available(self) -> bool {
         match self {
             Strategy::Auto | Strategy::Fork => true,
-            Strategy::PosixSpawn => super::posix::reports_exec_errors(),
+            Strategy::PosixSpawn => super::posix::reports_exec_errors() && super::posix::works(),
             Strategy::Clone3 => clone_backend::clone3_supported(),
             Strategy::CloneVfork => clone_backend::clone_vfork_supported(),
             Strategy::Vfork => false,

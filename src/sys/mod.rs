@@ -6,6 +6,8 @@
 //! - [`flags`]: the `POSIX_SPAWN_*` flag values known for this target, with where each value
 //!   comes from (the `libc` crate, or a declaration here citing the system header).
 //! - `linux_kernel` (Linux): `struct clone_args` and the clone3-only flags.
+//! - `kernel_sigaction` (Linux, on the architectures whose layout it declares): the kernel's
+//!   `struct sigaction` and signal-set size, `rt_sigaction` and `rt_sigprocmask`.
 //! - `musl` (Linux musl): constants the `libc` crate lacks there.
 //! - [`spawn_objects`]: the owned file-action and attribute objects, for the `posix_spawn`
 //!   strategy and the raw-libc harnesses alike.
@@ -13,6 +15,8 @@
 //! - [`symbols`]: the list of spawn symbols both of the above (and `build.rs`) know about.
 
 pub mod flags;
+#[cfg(spawnmatrix_raw_sigaction)]
+pub mod kernel_sigaction;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub mod linux_kernel;
 #[cfg(all(target_os = "linux", target_env = "musl"))]

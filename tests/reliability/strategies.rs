@@ -20,7 +20,7 @@ pub fn usable(strategy: Strategy) -> bool {
 }
 
 /// Every strategy a caller can force, `Vfork` aside (never offered; see `Strategy::Vfork`).
-const FORCEABLE: [Strategy; 5] = [
+pub const FORCEABLE: [Strategy; 5] = [
     Strategy::Auto,
     Strategy::PosixSpawn,
     Strategy::Clone3,

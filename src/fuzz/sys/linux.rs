@@ -1,4 +1,5 @@
-//! Linux (any libc): moving an fd with `dup3`, which sets `O_CLOEXEC` atomically.
+//! Linux (any libc): moving an fd with `dup3`, which sets `O_CLOEXEC` atomically; the open
+//! fds from `/proc/self/fd`; fixtures on tmpfs.
 
 use std::io;
 use std::os::fd::{FromRawFd, OwnedFd};
@@ -35,4 +36,33 @@ pub fn live_children() -> Option<Vec<u32>> {
         );
     }
     Some(kids)
+}
+
+/// This process's open fds, ascending: the numbers `/proc/self/fd` lists, each confirmed with
+/// `F_GETFD` once the listing's own fd is closed (one directory read instead of an `fcntl`
+/// per possible fd up to `RLIMIT_NOFILE`). Falls back to [`super::scan_fds`] without `/proc`.
+pub fn open_fds() -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc/self/fd") else {
+        return super::scan_fds();
+    };
+    let mut listed: Vec<i32> = dir
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .collect();
+    listed.sort_unstable();
+    listed.retain(|&fd| super::fd_flags(fd).is_some());
+    listed
+}
+
+/// Where fixture trees go: `/dev/shm` (tmpfs) when it is a writable directory. On a disk
+/// file system creating and deleting a tree per executor run cost more than the spawns
+/// (ext4's mkdir and discard on delete), and waited for the disk.
+pub fn scratch_dir() -> std::path::PathBuf {
+    let shm = std::path::Path::new("/dev/shm");
+    let c = c"/dev/shm";
+    // SAFETY: c is NUL-terminated; access only checks permissions.
+    if shm.is_dir() && unsafe { libc::access(c.as_ptr(), libc::W_OK | libc::X_OK) } == 0 {
+        shm.to_path_buf()
+    } else {
+        std::env::temp_dir()
+    }
 }

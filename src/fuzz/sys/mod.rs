@@ -28,9 +28,24 @@ pub fn extensions() -> Extensions {
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "linux")]
-pub use linux::{dup_cloexec_to, live_children, pipe_cloexec};
+pub use linux::{dup_cloexec_to, live_children, open_fds, pipe_cloexec, scratch_dir};
 
 #[cfg(not(target_os = "linux"))]
 mod other;
 #[cfg(not(target_os = "linux"))]
-pub use other::{dup_cloexec_to, live_children, pipe_cloexec};
+pub use other::{dup_cloexec_to, live_children, open_fds, pipe_cloexec, scratch_dir};
+
+/// The fd flags of `fd`, or `None` when it is not open.
+pub fn fd_flags(fd: i32) -> Option<i32> {
+    // SAFETY: F_GETFD only queries.
+    let f = unsafe { libc::fcntl(fd, libc::F_GETFD) };
+    (f >= 0).then_some(f)
+}
+
+/// The open fds below `sysconf(_SC_OPEN_MAX)` (at most 2^20), by asking each number.
+#[cfg_attr(target_os = "linux", allow(dead_code))]
+fn scan_fds() -> Vec<i32> {
+    // SAFETY: sysconf has no preconditions.
+    let max = unsafe { libc::sysconf(libc::_SC_OPEN_MAX) }.clamp(256, 1 << 20) as i32;
+    (0..max).filter(|&fd| fd_flags(fd).is_some()).collect()
+}

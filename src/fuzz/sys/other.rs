@@ -37,3 +37,13 @@ pub fn pipe_cloexec() -> io::Result<(OwnedFd, OwnedFd)> {
 pub fn live_children() -> Option<Vec<u32>> {
     None
 }
+
+/// This process's open fds, ascending (an `F_GETFD` scan).
+pub fn open_fds() -> Vec<i32> {
+    super::scan_fds()
+}
+
+/// Where fixture trees go: the system's temporary directory.
+pub fn scratch_dir() -> std::path::PathBuf {
+    std::env::temp_dir()
+}

@@ -63,6 +63,73 @@ fn inconsistent_claims_are_errors(#[case] from: &str, #[case] to: &str, #[case] 
     );
 }
 
+/// Every claim names a machine-checkable source, and the family says when it was checked.
+#[rstest]
+#[case::free_text_source(
+    "    cite: bminor/glibc@04e750e75b1cc79ad9a3d4d4b1d8e44b4a73b2a4:NEWS:10\n",
+    "    cite: bminor/glibc NEWS @ 04e750e7\n",
+    "not a citation"
+)]
+#[case::short_commit(
+    "04e750e75b1cc79ad9a3d4d4b1d8e44b4a73b2a4:NEWS",
+    "04e750e7:NEWS",
+    "40 hex"
+)]
+#[case::no_line(":NEWS:10\n", ":NEWS\n", "LINE")]
+#[case::empty_list(
+    "    cite: bminor/glibc@04e750e75b1cc79ad9a3d4d4b1d8e44b4a73b2a4:NEWS:10\n",
+    "    cite: []\n",
+    "no citation"
+)]
+#[case::checked_not_a_date("checked: \"2026-11-30\"", "checked: \"last week\"", "YYYY-MM-DD")]
+#[case::checked_impossible("checked: \"2026-11-30\"", "checked: \"2026-02-30\"", "not a date")]
+#[case::checked_in_future("checked: \"2026-11-30\"", "checked: \"2999-01-01\"", "after today")]
+#[case::case_value_not_an_outcome(
+    "value: returned:ENOENT",
+    "value: returned-ENOENT",
+    "not an outcome"
+)]
+#[case::function_value_not_bool(
+    "since: \"2.29\"\n",
+    "value: ignored\n    from: \"2.29\"\n",
+    "does not fit"
+)]
+fn unsourced_or_unchecked_claims_are_errors(
+    #[case] from: &str,
+    #[case] to: &str,
+    #[case] message: &str,
+) {
+    let text = GLIBC_YAML.replacen(from, to, 1);
+    assert_ne!(text, GLIBC_YAML, "the fixture changed");
+    let err = parse(&text).unwrap_err();
+    assert!(err.to_string().contains(message), "{err}");
+}
+
+#[test]
+fn a_family_without_checked_or_a_claim_without_source_does_not_load() {
+    let no_checked = GLIBC_YAML.replacen("checked: \"2026-11-30\"\n", "", 1);
+    assert!(matches!(parse(&no_checked), Err(MatrixError::Yaml(_))));
+    let no_source = GLIBC_YAML.replacen("    source: GL-NEWS\n", "", 1);
+    assert!(matches!(parse(&no_source), Err(MatrixError::Yaml(_))));
+}
+
+#[test]
+fn a_flag_may_be_accepted_and_ignored() {
+    let text = format!(
+        "{GLIBC_YAML}  - row: flags.POSIX_SPAWN_SETSCHEDULER\n    value: ignored\n    from: \"2.2\"\n    source: GL-NEWS\n"
+    );
+    let f = parse(&text).unwrap();
+    let claim = f
+        .claim(
+            "flags.POSIX_SPAWN_SETSCHEDULER",
+            &Release::parse("2.30").unwrap(),
+        )
+        .unwrap();
+    assert_eq!(claim.value, Value::Text("ignored".into()));
+    assert!(claim.value.agrees_with(&Value::Bool(true)));
+    assert!(!claim.value.agrees_with(&Value::Bool(false)));
+}
+
 #[test]
 fn overlapping_claims_with_different_values_are_errors() {
     let text = format!(
@@ -109,6 +176,25 @@ fn families_match_reports_by_os_and_libc() {
     assert!(docs
         .family_of(&report("musl", "1.2.3", "native").platform)
         .is_none());
+}
+
+/// Every family in the repository says when it was checked, and every source cites at least
+/// one place a program can open.
+#[test]
+fn every_repository_family_is_dated_and_cited() {
+    let targets = Path::new(env!("CARGO_MANIFEST_DIR")).join("targets");
+    let docs = Docs::load(&targets).unwrap();
+    assert!(docs.families.len() >= 9);
+    for f in &docs.families {
+        assert!(!f.spec.checked.is_empty());
+        for key in f.spec.sources.keys() {
+            assert!(
+                f.citations().any(|(k, _)| k == key),
+                "{}: {key} cites nothing",
+                f.file.display()
+            );
+        }
+    }
 }
 
 #[test]

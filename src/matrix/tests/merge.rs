@@ -54,7 +54,7 @@ fn doc_fills_rows_nothing_observed_and_says_so() {
     let cell = cell(&m, "cases.exec-enoent.libc", "glibc 2.36").unwrap();
     assert_eq!(cell.evidence, Evidence::Doc);
     assert_eq!(cell.value, Value::Text(String::from("returned:ENOENT")));
-    assert_eq!(cell.source.as_deref(), Some("GL-NEWS: bminor/glibc NEWS"));
+    assert_eq!(cell.source.as_deref(), Some("GL-NEWS: the NEWS file (bminor/glibc@04e750e75b1cc79ad9a3d4d4b1d8e44b4a73b2a4:NEWS:10)"));
     assert_eq!(cell.note.as_deref(), Some("reaped internally"));
 }
 

@@ -39,6 +39,7 @@ pub fn report(libc: &str, version: &str, kind: &str) -> Report {
         capabilities: BTreeMap::new(),
         cases: BTreeMap::new(),
         perf: None,
+        fuzz: None,
     }
 }
 
@@ -85,8 +86,11 @@ version_of: libc
 os: linux
 libc: glibc
 doc_columns: ["2.28", "2.29"]
+checked: "2026-11-30"
 sources:
-  GL-NEWS: bminor/glibc NEWS
+  GL-NEWS:
+    cite: bminor/glibc@04e750e75b1cc79ad9a3d4d4b1d8e44b4a73b2a4:NEWS:10
+    note: the NEWS file
 claims:
   - row: functions.posix_spawn_file_actions_addchdir_np
     since: "2.29"

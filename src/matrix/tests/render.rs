@@ -33,7 +33,7 @@ fn markdown_marks_evidence_sources_and_disagreements() {
         "{md}"
     );
     assert!(md.contains("## Disagreements"), "{md}");
-    assert!(md.contains("Source: GL-NEWS: bminor/glibc NEWS"), "{md}");
+    assert!(md.contains("Source: GL-NEWS: the NEWS file (bminor/glibc@04e750e75b1cc79ad9a3d4d4b1d8e44b4a73b2a4:NEWS:10)"), "{md}");
     assert!(md.contains("| glibc 2.28 | 📄 doc |"), "{md}");
     assert!(md.contains("`exec-enoent · libc`"), "{md}");
 }

@@ -6,8 +6,10 @@ use std::io;
 use std::ptr;
 
 use super::stack::{with_stack, Stack};
+use crate::spawn::child::wait_pid;
 use crate::spawn::child::{abandon, reap_failed};
 use crate::spawn::exec_child::{self, ChildView};
+use crate::spawn::learned::Verdict;
 use crate::spawn::plan::Prepared;
 use crate::spawn::sigs::BlockAll;
 
@@ -59,5 +61,23 @@ pub(super) fn spawn(
         Ok(()) => Ok(Ok(pid)),
         // The child runs, but this thread's mask is wrong: report that, leaving no child.
         Err(e) => Err(abandon(pid, e)),
+    }
+}
+
+/// A probe: `start` creates a child that exits at once (signals blocked meanwhile); it is
+/// reaped, and the clone call's errno, if any, is judged by `verdict`.
+pub(super) fn probe(
+    start: impl FnOnce(&Stack) -> Result<libc::pid_t, libc::c_int>,
+    verdict: fn(libc::c_int) -> Verdict,
+) -> Verdict {
+    let Ok(block) = BlockAll::new() else {
+        return Verdict::Inconclusive;
+    };
+    let r = with_stack(start);
+    let _ = block.restore();
+    match r {
+        Ok(Ok(pid)) if wait_pid(pid, 0).is_ok() => Verdict::Works,
+        Ok(Err(errno)) => verdict(errno),
+        _ => Verdict::Inconclusive,
     }
 }

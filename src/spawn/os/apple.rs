@@ -12,6 +12,10 @@ pub(in crate::spawn) const NSIG: libc::c_int = 32;
 /// parent instead.
 pub(in crate::spawn) const POSIX_SPAWN_RELATIVE_AFTER_CHDIR: bool = false;
 
+/// The search path when the child's environment has no `PATH`: `execvp`'s `_PATH_DEFPATH`
+/// from `<paths.h>` (`gen/exec.c`), which `std::process::Command` leaves the search to.
+pub(in crate::spawn) const DEFAULT_PATH: &[u8] = b"/usr/bin:/bin";
+
 /// A close-on-exec pipe. macOS has no `pipe2`, so another thread's fork between `pipe` and
 /// `fcntl` could inherit the ends (std has the same window there).
 pub(in crate::spawn) fn pipe_cloexec() -> io::Result<(OwnedFd, OwnedFd)> {

@@ -51,3 +51,15 @@ pub(super) use sigaction_raw::*;
 mod sigaction_libc;
 #[cfg(not(spawnmatrix_raw_sigaction))]
 pub(super) use sigaction_libc::*;
+
+// `block_all()`, `restore(old)` and `set_mask(set)`: the raw `rt_sigprocmask` where the kernel's
+// signal set is declared (the same cfg), so libc-internal signals are blocked too; else libc.
+#[cfg(spawnmatrix_raw_sigaction)]
+mod sigmask_raw;
+#[cfg(spawnmatrix_raw_sigaction)]
+pub(super) use sigmask_raw::*;
+
+#[cfg(not(spawnmatrix_raw_sigaction))]
+mod sigmask_libc;
+#[cfg(not(spawnmatrix_raw_sigaction))]
+pub(super) use sigmask_libc::*;

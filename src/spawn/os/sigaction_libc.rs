@@ -4,6 +4,10 @@
 
 use crate::spawn::error::errno;
 
+/// Whether the child's signal calls are raw system calls: no, libc's `sigaction` may lock, so
+/// no `CLONE_VM` child may run them.
+pub(in crate::spawn) const RAW_SIGACTION: bool = false;
+
 /// Whether `sig` has a handler installed (neither `SIG_DFL` nor `SIG_IGN`); `None` when the
 /// libc refuses the number.
 ///

@@ -24,6 +24,17 @@ impl FileActions {
         check_rc(self.0.adddup2(from, to))
     }
 
+    pub(super) fn close(&mut self, fd: RawFd) -> io::Result<()> {
+        // SAFETY: an initialised object.
+        check_rc(unsafe { libc::posix_spawn_file_actions_addclose(self.0.as_mut_ptr(), fd) })
+    }
+
+    /// `addclosefrom_np`; the caller has checked that the platform has it.
+    pub(super) fn closefrom(&mut self, f: spawn_ext::AddFdFn, from: RawFd) -> io::Result<()> {
+        // SAFETY: an initialised object.
+        check_rc(unsafe { f(self.0.as_mut_ptr(), from) })
+    }
+
     /// `addchdir`; the caller has checked that the platform has it.
     pub(super) fn chdir(&mut self, f: spawn_ext::AddPathFn, path: &CStr) -> io::Result<()> {
         // SAFETY: an initialised object and a NUL-terminated path (copied by the libc).

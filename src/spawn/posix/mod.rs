@@ -9,6 +9,7 @@
 
 mod actions;
 mod attr;
+mod probe;
 
 use std::ffi::{c_char, CString};
 use std::io;
@@ -17,6 +18,7 @@ use std::os::fd::{AsRawFd, OwnedFd};
 use actions::FileActions;
 use attr::Attr;
 
+use super::closefds::ClosePlan;
 use super::dispatch::unsupported;
 use super::fdplan::copy_above;
 use super::os;
@@ -25,6 +27,8 @@ use super::search::{Next, SearchState};
 use super::sigs;
 use super::strategy::Strategy;
 use crate::sys::spawn_ext;
+
+pub(super) use probe::works;
 
 /// Whether this libc's `posix_spawn` returns a failed `execve`'s errno (glibc before 2.24
 /// starts a child that exits 127 instead, which this crate never reports as success).
@@ -48,6 +52,9 @@ pub(super) fn cannot_express(p: &Prepared) -> Option<&'static str> {
     }
     if p.setsid && setsid_flag().is_none() {
         return Some("start a new session (no POSIX_SPAWN_SETSID)");
+    }
+    if p.close.is_some() && spawn_ext::addclosefrom().is_none() {
+        return Some("close other fds (no posix_spawn_file_actions_addclosefrom_np)");
     }
     None
 }
@@ -112,7 +119,26 @@ fn file_actions(p: &Prepared) -> io::Result<(FileActions, Vec<OwnedFd>)> {
         };
         fa.dup2(src, m.dst)?;
     }
+    if let Some(close) = &p.close {
+        close_others(&mut fa, close)?;
+    }
     Ok((fa, copies))
+}
+
+/// Closes what `Command::close_fds` closes: each fd between the kept ones (a close action
+/// of an fd that is not open is not an error in glibc or FreeBSD), then everything above
+/// the highest kept one.
+fn close_others(fa: &mut FileActions, close: &ClosePlan) -> io::Result<()> {
+    let closefrom = spawn_ext::addclosefrom()
+        .ok_or_else(|| unsupported(Strategy::PosixSpawn, "close other fds here"))?;
+    let mut from = 3;
+    for &keep in &close.keep {
+        for fd in from..keep {
+            fa.close(fd)?;
+        }
+        from = keep + 1;
+    }
+    fa.closefrom(closefrom.func, from)
 }
 
 /// Signal defaults (always: SIGPIPE), mask, process group, session.

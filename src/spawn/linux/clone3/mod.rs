@@ -1,18 +1,17 @@
 //! `clone3(CLONE_VM|CLONE_VFORK|CLONE_CLEAR_SIGHAND)` (Linux 5.5+): the kernel resets caught
 //! signals, so the child runs no per-signal loop. There is no libc wrapper: a small per-arch
 //! trampoline makes the call and, in the child, jumps straight to the entry on its own stack.
-//! Kernels without it (or seccomp filters that refuse it) answer `ENOSYS` or `EINVAL`; that is
-//! remembered and `Auto` uses `clone_vfork` from then on.
+//! Kernels without it answer `ENOSYS` (before 5.3) or `EINVAL` (5.3 and 5.4 lack
+//! `CLONE_CLEAR_SIGHAND`); seccomp filters answer `ENOSYS` (current Docker/podman) or `EPERM`
+//! (older Docker/containerd, RHEL 8). Any of those is remembered as "refused": `Auto` goes on
+//! to `clone_vfork` from then on, and a forced `Clone3` is `Unsupported`.
 
 use std::ffi::c_void;
 use std::io;
-use std::sync::atomic::{AtomicU8, Ordering};
 
-use super::stack::with_stack;
 use super::vm_child::{self, child_main};
-use crate::spawn::child::wait_pid;
+use crate::spawn::learned::{Learned, Verdict};
 use crate::spawn::plan::Prepared;
-use crate::spawn::sigs::BlockAll;
 use crate::sys::linux_kernel::{CloneArgs, CLONE_CLEAR_SIGHAND};
 
 #[cfg(target_arch = "x86_64")]
@@ -35,46 +34,32 @@ pub(super) type Entry = unsafe extern "C" fn(*mut c_void) -> !;
 
 const FLAGS: u64 = libc::CLONE_VM as u64 | libc::CLONE_VFORK as u64 | CLONE_CLEAR_SIGHAND;
 
-const UNKNOWN: u8 = 0;
-const YES: u8 = 1;
-const NO: u8 = 2;
-static SUPPORTED: AtomicU8 = AtomicU8::new(UNKNOWN);
+static LEARNED: Learned = Learned::new();
 
 /// Whether clone3 works here; probes once (a child that exits at once) if not yet known.
 pub(in crate::spawn) fn clone3_supported() -> bool {
-    if SUPPORTED.load(Ordering::Relaxed) == UNKNOWN {
-        probe();
-    }
-    SUPPORTED.load(Ordering::Relaxed) == YES
+    LEARNED.works(probe)
 }
 
 /// False only once clone3 is known not to work (no probe).
 pub(in crate::spawn) fn clone3_maybe_supported() -> bool {
-    SUPPORTED.load(Ordering::Relaxed) != NO
+    LEARNED.maybe()
 }
 
-/// Spawns with clone3; `Ok(None)` if this kernel refuses clone3 (now remembered).
+/// Spawns with clone3; `Ok(None)` if clone3 is refused here (now remembered).
 pub(in crate::spawn) fn clone3(p: &mut Prepared) -> io::Result<Option<libc::pid_t>> {
-    if SUPPORTED.load(Ordering::Relaxed) == NO {
+    if !LEARNED.maybe() {
         return Ok(None);
     }
-    match vm_child::spawn(p, false, call)? {
-        Ok(pid) => {
-            SUPPORTED.store(YES, Ordering::Relaxed);
-            Ok(Some(pid))
-        }
-        Err(e) => refused(e).map(|()| None),
-    }
+    LEARNED.outcome(vm_child::spawn(p, false, call)?, verdict)
 }
 
-/// Records an `ENOSYS`/`EINVAL` from the clone3 call itself as "not supported"; any other
-/// errno (`EAGAIN`, `ENOMEM`...) is the spawn's error.
-fn refused(errno: libc::c_int) -> io::Result<()> {
-    if errno == libc::ENOSYS || errno == libc::EINVAL {
-        SUPPORTED.store(NO, Ordering::Relaxed);
-        Ok(())
-    } else {
-        Err(io::Error::from_raw_os_error(errno))
+/// What an errno from the clone3 call itself says: `ENOSYS`, `EPERM` (seccomp) and `EINVAL`
+/// (unknown flag) refuse clone3; anything else (`EAGAIN`, `ENOMEM`...) is the spawn's error.
+fn verdict(errno: libc::c_int) -> Verdict {
+    match errno {
+        libc::ENOSYS | libc::EPERM | libc::EINVAL => Verdict::Refused,
+        _ => Verdict::Inconclusive,
     }
 }
 
@@ -109,19 +94,9 @@ unsafe extern "C" fn exit_now(_: *mut c_void) -> ! {
 }
 
 /// Finds out whether clone3 works by cloning a child that exits at once.
-fn probe() {
-    let Ok(block) = BlockAll::new() else { return };
-    let r = with_stack(|stack| call_with(stack, exit_now, std::ptr::null_mut()));
-    let _ = block.restore();
-    match r {
-        Ok(Ok(pid)) => {
-            if wait_pid(pid, 0).is_ok() {
-                SUPPORTED.store(YES, Ordering::Relaxed);
-            }
-        }
-        Ok(Err(errno)) => {
-            let _ = refused(errno);
-        }
-        Err(_) => {}
-    }
+fn probe() -> Verdict {
+    vm_child::probe(
+        |stack| call_with(stack, exit_now, std::ptr::null_mut()),
+        verdict,
+    )
 }

@@ -1,0 +1,106 @@
+//! Kernel and sandbox profiles to run the spawn code under (Linux): seccomp filters like the
+//! ones container runtimes install, so that `Auto`'s fallbacks and every forced strategy's
+//! `Unsupported` answer are tested where they matter.
+//!
+//! | profile | filter | what it stands for |
+//! |---|---|---|
+//! | `clone3-enosys` | `clone3` → `ENOSYS` | kernels before 5.3; current Docker/podman profiles |
+//! | `clone3-eperm` | `clone3` → `EPERM` | older Docker/containerd and RHEL 8 profiles (moby/moby#42680) |
+//! | `no-clone-vm` | `clone3` → `ENOSYS`, `clone` with `CLONE_VM` → `EPERM` | a sandbox that allows only fork-like process creation |
+//!
+//! A filter stays on across `execve` (with `no_new_privs`), so `spawnmatrix sandbox PROFILE --
+//! CMD` runs a whole test binary under it. These are test profiles, not a security boundary:
+//! the filter does not check the system-call architecture.
+
+mod seccomp;
+
+use std::fmt;
+use std::io;
+use std::str::FromStr;
+
+/// One seccomp profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// `clone3` answers `ENOSYS`.
+    Clone3Enosys,
+    /// `clone3` answers `EPERM`.
+    Clone3Eperm,
+    /// `clone3` answers `ENOSYS` and `clone` with `CLONE_VM` answers `EPERM`.
+    NoCloneVm,
+}
+
+impl Profile {
+    /// Every profile.
+    pub const ALL: [Profile; 3] = [
+        Profile::Clone3Enosys,
+        Profile::Clone3Eperm,
+        Profile::NoCloneVm,
+    ];
+
+    /// The profile's name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Profile::Clone3Enosys => "clone3-enosys",
+            Profile::Clone3Eperm => "clone3-eperm",
+            Profile::NoCloneVm => "no-clone-vm",
+        }
+    }
+
+    /// Installs the profile's filter on every thread of this process (and so on every
+    /// process it creates from now on). Irreversible.
+    pub fn apply(self) -> io::Result<()> {
+        let rules: &[seccomp::Rule] = match self {
+            Profile::Clone3Enosys => &[seccomp::Rule::refuse(libc::SYS_clone3, libc::ENOSYS)],
+            Profile::Clone3Eperm => &[seccomp::Rule::refuse(libc::SYS_clone3, libc::EPERM)],
+            Profile::NoCloneVm => &[
+                seccomp::Rule::refuse(libc::SYS_clone3, libc::ENOSYS),
+                seccomp::Rule::refuse_with_flag(
+                    libc::SYS_clone,
+                    libc::CLONE_VM as u32,
+                    libc::EPERM,
+                ),
+            ],
+        };
+        seccomp::install(rules)
+    }
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A profile name that is not one of [`Profile::name`]'s.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("unknown sandbox profile {0:?} (known: clone3-enosys, clone3-eperm, no-clone-vm)")]
+pub struct ParseProfileError(pub String);
+
+impl FromStr for Profile {
+    type Err = ParseProfileError;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Profile::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| ParseProfileError(s.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case("clone3-enosys", Some(Profile::Clone3Enosys))]
+    #[case("clone3-eperm", Some(Profile::Clone3Eperm))]
+    #[case("no-clone-vm", Some(Profile::NoCloneVm))]
+    #[case("nproc", None)]
+    fn names_round_trip(#[case] name: &str, #[case] p: Option<Profile>) {
+        assert_eq!(name.parse::<Profile>().ok(), p);
+        if let Some(p) = p {
+            assert_eq!(p.name(), name);
+        }
+    }
+}
