@@ -236,6 +236,7 @@ pub const FAMILY_ORDER: &[&str] = &[
     "netbsd",
     "openbsd",
     "illumos",
+    "illumos-gate",
     "solaris",
     "android",
 ];

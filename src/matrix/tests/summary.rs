@@ -131,7 +131,10 @@ version_of: os
 os: solaris
 libc: solaris-libc
 doc_columns: ["11.4"]
-sources: { S: s }
+checked: "2026-11-30"
+sources:
+  S:
+    cite: bminor/glibc@04e750e75b1cc79ad9a3d4d4b1d8e44b4a73b2a4:NEWS:10
 claims:
   - { row: functions.posix_spawn, since: "10", source: S }
 "#;
