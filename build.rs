@@ -1,5 +1,6 @@
-//! Build script: compiles the C child helper for the target (to embed it) and decides, by
-//! link probes, which newer spawn symbols a static build may reference.
+//! Build script of the tool: compiles the C child helper for the target (to embed it) and the
+//! bench's vfork shim. The library's own decisions (static link probes, raw `sigaction`) are
+//! made by `spawn/build.rs`, so a downstream user of `spawnmatrix-spawn` compiles no C.
 //!
 //! Each job lives in its own module under `build/`.
 
@@ -9,22 +10,17 @@ mod bench_vfork;
 mod child;
 #[path = "build/hash.rs"]
 mod hash;
-#[path = "build/link_probe.rs"]
-mod link_probe;
-#[path = "build/raw_sigaction.rs"]
-mod raw_sigaction;
-#[path = "src/sys/symbols.rs"]
-mod symbols;
-#[path = "build/target.rs"]
+// The library's target description; this script uses only part of it.
+#[allow(dead_code)]
+#[path = "spawn/build/target.rs"]
 mod target;
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
     println!("cargo:rerun-if-changed=build");
+    println!("cargo:rerun-if-changed=spawn/build/target.rs");
     let target = target::Target::from_env();
     println!("cargo:rustc-env=SPAWNMATRIX_TARGET={}", target.triple);
     child::embed(&target);
-    link_probe::probe(&target);
     bench_vfork::build(&target);
-    raw_sigaction::decide(&target);
 }

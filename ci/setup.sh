@@ -47,10 +47,6 @@ if want rust; then
   done
   rustup component list --installed | grep -q '^clippy' || rustup component add clippy rustfmt >/dev/null
 fi
-# Each package's declared minimum Rust: ci/checks/55-msrv.sh builds every target with it.
-if want msrv; then
-  for v in $(python3 ci/pins.py msrv-packages | awk '{print $2}' | sort -u); do toolchain_install "$v"; done
-fi
 # The Cygwin cross-check and the workflow's Cygwin job build std from source (-Zbuild-std)
 # with this one nightly: tier-3 targets break between nightlies.
 if want nightly; then toolchain_install "$(cat ci/nightly-toolchain)" rust-src; fi
@@ -75,4 +71,9 @@ if want pip; then
     "$SPAWNMATRIX_VENV/bin/python3" -m pip install -q --disable-pip-version-check -r ci/requirements.txt
     cp ci/requirements.txt "$SPAWNMATRIX_VENV/.spawnmatrix-requirements"
   fi
+fi
+# Each package's declared minimum Rust, which ci/checks/55-msrv.sh builds every target with
+# (after pip, which installs python3 on a machine that had none).
+if want msrv; then
+  for v in $(python3 ci/pins.py msrv-packages | awk '{print $2}' | sort -u); do toolchain_install "$v"; done
 fi

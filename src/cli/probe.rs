@@ -92,7 +92,7 @@ pub(super) fn build_report(
         suite_version: report::SUITE_VERSION.to_string(),
         generated_at: report::now_rfc3339(),
         platform: platform::detect_with(provenance),
-        capabilities: caps::detect(),
+        capabilities: report::Capability::observed_all(caps::detect()),
         cases: if with_cases {
             conformance::cases_for_probe()?
         } else {

@@ -7,7 +7,7 @@
 pub mod provenance;
 mod uname;
 
-crate::sys::family_module!(family, linux = "linux/mod.rs");
+spawnmatrix_spawn::family_module!(family, linux = "linux/mod.rs");
 
 // Elsewhere only its parser tests use it, so the file reader is unused there.
 #[cfg(any(target_os = "linux", test))]

@@ -155,6 +155,25 @@ pub struct Capability {
     pub source: Option<String>,
 }
 
+impl Capability {
+    /// All of `caps::detect()`'s answers in report form.
+    pub fn observed_all(caps: crate::caps::Capabilities) -> BTreeMap<String, Capability> {
+        caps.into_iter().map(|(name, c)| (name, c.into())).collect()
+    }
+}
+
+/// What this process observed: never documented, so `source` stays empty.
+impl From<crate::caps::Capability> for Capability {
+    fn from(c: crate::caps::Capability) -> Capability {
+        Capability {
+            available: c.available,
+            how: c.how,
+            note: c.note,
+            source: None,
+        }
+    }
+}
+
 /// What one subject did for one case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

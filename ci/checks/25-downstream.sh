@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# A user's crate (tests/downstream) that depends on spawnmatrix-spawn by path, as a downstream
+# project would: its normal and build dependencies are exactly the library and libc (no cc, no
+# serde, nothing of the tool), and it builds and runs in a fresh target dir.
+manifest=tests/downstream/Cargo.toml
+deps=$(cargo tree --locked --manifest-path "$manifest" -e normal,build --prefix none |
+  awk '{print $1}' | sort -u)
+expected=$(printf '%s\n' libc spawnmatrix-downstream spawnmatrix-spawn)
+if [[ "$deps" != "$expected" ]]; then
+  echo "tests/downstream depends on more than spawnmatrix-spawn and libc:" >&2
+  cargo tree --locked --manifest-path "$manifest" -e normal,build >&2
+  exit 1
+fi
+echo "dependencies: ${deps//$'\n'/ }"
+
+target_dir=$(mktemp -d)
+trap 'rm -rf "$target_dir"' EXIT
+start=$SECONDS
+CARGO_TARGET_DIR=$target_dir cargo build --locked --manifest-path "$manifest"
+echo "clean build: $((SECONDS - start)) s"
+"$target_dir"/debug/spawnmatrix-downstream

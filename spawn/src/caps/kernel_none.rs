@@ -1,0 +1,7 @@
+//! Platforms without the Linux kernel features the shared implementation probes for.
+
+use super::Capability;
+
+pub(super) fn detect() -> Vec<(String, Capability)> {
+    Vec::new()
+}

@@ -1,0 +1,83 @@
+//! Which spawn functions, flags and kernel features this process can use, found at run time.
+//!
+//! [`detect`] returns one [`Capability`] per name, each saying how it was found (`how`):
+//!
+//! | `how` | meaning |
+//! |---|---|
+//! | `dlsym` | looked up in the loaded libc with `dlsym(RTLD_DEFAULT)` |
+//! | `static-link` | static build: a build-time link probe against the target libc found it (or not) |
+//! | `static-link-unprobed` | static build whose link probe did not work: unknown, reported absent |
+//! | `setflags-accepted` | `posix_spawnattr_setflags` took the flag's value |
+//! | `setflags-<ERRNO>` | `posix_spawnattr_setflags` refused it (`setflags-EINVAL`) |
+//! | `not-declared-for-target` | neither the `libc` crate nor this crate knows the value here |
+//! | `kernel-syscall` | a syscall that creates nothing answered (not `ENOSYS`) |
+//! | `kernel-clone3-child` | `clone3` with the flag created a child that exited at once |
+//!
+//! An accepted flag is not yet a working flag: the conformance suite checks behaviour.
+
+mod flags;
+mod functions;
+
+#[cfg_attr(
+    any(target_os = "linux", target_os = "android"),
+    path = "kernel_linux.rs"
+)]
+#[cfg_attr(
+    not(any(target_os = "linux", target_os = "android")),
+    path = "kernel_none.rs"
+)]
+mod kernel;
+
+use std::collections::BTreeMap;
+
+/// One function, flag or kernel feature as this process found it.
+///
+/// ```
+/// let caps = spawnmatrix_spawn::caps::detect();
+/// let spawn = &caps["posix_spawn"];
+/// assert!(spawn.available);
+/// println!("posix_spawn found by {}", spawn.how);
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Capability {
+    /// Whether this process can use it.
+    pub available: bool,
+    /// How that was found: one of the `how` values in the table above (`dlsym`, ...).
+    pub how: String,
+    /// What presence alone does not tell, or why it is absent (`clone3 answered EPERM`).
+    pub note: Option<String>,
+}
+
+/// Capabilities by name: function (`posix_spawn_file_actions_addchdir_np`), flag
+/// (`POSIX_SPAWN_SETSID`) or kernel feature (`clone3`).
+pub type Capabilities = BTreeMap<String, Capability>;
+
+/// Probes everything this module knows about. Cheap (one short-lived child on Linux).
+///
+/// ```
+/// use spawnmatrix_spawn::caps;
+///
+/// for (name, cap) in caps::detect() {
+///     let note = cap.note.as_deref().unwrap_or("");
+///     println!("{name:45} {:5} {:22} {note}", cap.available, cap.how);
+/// }
+/// ```
+pub fn detect() -> Capabilities {
+    let mut caps = Capabilities::new();
+    caps.extend(functions::detect());
+    caps.extend(flags::detect());
+    caps.extend(kernel::detect());
+    caps
+}
+
+/// A capability as observed in this process.
+fn observed(available: bool, how: impl Into<String>, note: Option<String>) -> Capability {
+    Capability {
+        available,
+        how: how.into(),
+        note,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,377 @@
+//! The `Command` builder: what to run and how; `spawn`, `output` and `status`.
+
+use std::collections::BTreeMap;
+use std::ffi::{OsStr, OsString};
+use std::io;
+use std::os::fd::{OwnedFd, RawFd};
+use std::path::{Path, PathBuf};
+
+use super::child::Child;
+use super::env::EnvChanges;
+use super::plan::Prepared;
+use super::status::{ExitStatus, Output};
+use super::stdio::{Stdio, StdioKind};
+use super::strategy::Strategy;
+
+/// Where the child runs.
+#[derive(Debug)]
+pub(super) enum Cwd {
+    Path(PathBuf),
+    Fd(OwnedFd),
+}
+
+/// The child's signal mask, if not the calling thread's.
+#[derive(Clone)]
+pub(super) enum Mask {
+    Inherit,
+    Signals(Vec<libc::c_int>),
+    Set(libc::sigset_t),
+}
+
+/// A process to spawn. Mirrors `std::process::Command`; the [crate docs](crate) give the
+/// semantics, which are the same for every [`Strategy`].
+///
+/// ```
+/// use spawnmatrix_spawn::{Command, Stdio};
+///
+/// let status = Command::new("sh")
+///     .args(["-c", "test \"$GREETING\" = hello && test \"$(pwd)\" = /"])
+///     .env("GREETING", "hello")
+///     .current_dir("/")
+///     .stdout(Stdio::null())
+///     .status()?;
+/// assert!(status.success());
+///
+/// // A failed exec is an error carrying the errno, never a child exiting 127.
+/// let err = Command::new("/nonexistent/program").status().unwrap_err();
+/// assert_eq!(err.raw_os_error(), Some(libc::ENOENT));
+/// # Ok::<(), std::io::Error>(())
+/// ```
+pub struct Command {
+    pub(super) program: OsString,
+    /// The full argv, `argv[0]` (the program as given) included.
+    pub(super) argv: Vec<OsString>,
+    pub(super) env: EnvChanges,
+    pub(super) cwd: Option<Cwd>,
+    /// stdin, stdout, stderr; `None` takes the default of the call (`spawn`: inherit).
+    pub(super) stdio: [Option<Stdio>; 3],
+    /// Child fd (3 and up) -> the parent fd it is made from.
+    pub(super) fds: BTreeMap<RawFd, OwnedFd>,
+    pub(super) setsid: bool,
+    pub(super) pgid: Option<libc::pid_t>,
+    pub(super) mask: Mask,
+    pub(super) reset_signals: Vec<libc::c_int>,
+    pub(super) strategy: Strategy,
+    /// Close every fd from 3 up that the fd plan does not write, in the child.
+    pub(super) close_fds: bool,
+}
+
+impl std::fmt::Debug for Command {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Command")
+            .field("argv", &self.argv)
+            .field("cwd", &self.cwd)
+            .field("strategy", &self.strategy)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What unset stdio slots become.
+#[derive(Clone, Copy)]
+pub(super) enum Defaults {
+    /// `spawn` and `status`: inherit all three.
+    Inherit,
+    /// `output`: stdin from `/dev/null`, stdout and stderr piped.
+    Output,
+}
+
+impl Command {
+    /// A command that runs `program` with no arguments, the parent's environment, working
+    /// directory and stdio, using [`Strategy::Auto`].
+    pub fn new(program: impl AsRef<OsStr>) -> Command {
+        let program = program.as_ref().to_os_string();
+        Command {
+            argv: vec![program.clone()],
+            program,
+            env: EnvChanges::default(),
+            cwd: None,
+            stdio: [None, None, None],
+            fds: BTreeMap::new(),
+            setsid: false,
+            pgid: None,
+            mask: Mask::Inherit,
+            reset_signals: Vec::new(),
+            strategy: Strategy::Auto,
+            close_fds: false,
+        }
+    }
+
+    /// Adds one argument.
+    pub fn arg(&mut self, arg: impl AsRef<OsStr>) -> &mut Command {
+        self.argv.push(arg.as_ref().to_os_string());
+        self
+    }
+
+    /// Adds several arguments.
+    pub fn args<I, S>(&mut self, args: I) -> &mut Command
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.argv
+            .extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
+        self
+    }
+
+    /// Sets an environment variable for the child.
+    pub fn env(&mut self, key: impl AsRef<OsStr>, val: impl AsRef<OsStr>) -> &mut Command {
+        self.env.vars.insert(
+            key.as_ref().to_os_string(),
+            Some(val.as_ref().to_os_string()),
+        );
+        self
+    }
+
+    /// Sets several environment variables for the child.
+    pub fn envs<I, K, V>(&mut self, vars: I) -> &mut Command
+    where
+        I: IntoIterator<Item = (K, V)>,
+        K: AsRef<OsStr>,
+        V: AsRef<OsStr>,
+    {
+        for (k, v) in vars {
+            self.env(k, v);
+        }
+        self
+    }
+
+    /// Removes an environment variable from the child's environment.
+    pub fn env_remove(&mut self, key: impl AsRef<OsStr>) -> &mut Command {
+        if self.env.clear {
+            self.env.vars.remove(key.as_ref());
+        } else {
+            self.env.vars.insert(key.as_ref().to_os_string(), None);
+        }
+        self
+    }
+
+    /// The child starts from an empty environment (variables set afterwards are kept).
+    pub fn env_clear(&mut self) -> &mut Command {
+        self.env.clear = true;
+        self.env.vars.clear();
+        self
+    }
+
+    /// The child's working directory; a relative program path is resolved against it.
+    pub fn current_dir(&mut self, dir: impl AsRef<Path>) -> &mut Command {
+        self.cwd = Some(Cwd::Path(dir.as_ref().to_path_buf()));
+        self
+    }
+
+    /// The child's working directory, as an open directory fd (`fchdir` in the child).
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// let dir = std::fs::File::open("/")?;
+    /// let status = Command::new("sh")
+    ///     .args(["-c", "test \"$(pwd)\" = /"])
+    ///     .current_dir_fd(dir)
+    ///     .status()?;
+    /// assert!(status.success());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn current_dir_fd(&mut self, dir: impl Into<OwnedFd>) -> &mut Command {
+        self.cwd = Some(Cwd::Fd(dir.into()));
+        self
+    }
+
+    /// The child's stdin.
+    pub fn stdin(&mut self, s: impl Into<Stdio>) -> &mut Command {
+        self.stdio[0] = Some(s.into());
+        self
+    }
+
+    /// The child's stdout.
+    pub fn stdout(&mut self, s: impl Into<Stdio>) -> &mut Command {
+        self.stdio[1] = Some(s.into());
+        self
+    }
+
+    /// The child's stderr.
+    pub fn stderr(&mut self, s: impl Into<Stdio>) -> &mut Command {
+        self.stdio[2] = Some(s.into());
+        self
+    }
+
+    /// Makes `parent_fd` appear as `child_fd` in the child (0..=2 set stdin/stdout/stderr).
+    /// Mappings may overlap and permute. A negative `child_fd` fails at spawn. The command
+    /// owns the fd from now on and marks it close-on-exec, so it reaches a child only where
+    /// it is mapped.
+    ///
+    /// ```
+    /// use std::os::fd::OwnedFd;
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// // The child writes to its fd 5, which is this file here.
+    /// let path = std::env::temp_dir().join(format!("fd-doc-{}", std::process::id()));
+    /// let file = std::fs::File::create(&path)?;
+    /// let status = Command::new("sh")
+    ///     .args(["-c", "echo via-fd-5 >&5"])
+    ///     .fd(5, OwnedFd::from(file))
+    ///     .status()?;
+    /// assert!(status.success());
+    /// assert_eq!(std::fs::read_to_string(&path)?, "via-fd-5\n");
+    /// std::fs::remove_file(&path)?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn fd(&mut self, child_fd: RawFd, parent_fd: impl Into<OwnedFd>) -> &mut Command {
+        let fd = parent_fd.into();
+        match usize::try_from(child_fd) {
+            Ok(i @ 0..=2) => self.stdio[i] = Some(Stdio(StdioKind::Fd(fd))),
+            _ => {
+                self.fds.insert(child_fd, fd);
+            }
+        }
+        self
+    }
+
+    /// Whether the child starts a new session (`setsid`).
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::{Command, Stdio};
+    ///
+    /// // `cat` waits for its stdin to close, so the child is still there to be asked.
+    /// let mut child = Command::new("cat").setsid(true).stdin(Stdio::piped()).spawn()?;
+    /// let pid = child.id() as libc::pid_t;
+    /// // SAFETY: getsid only reads the session id of our own child.
+    /// assert_eq!(unsafe { libc::getsid(pid) }, pid, "the child leads its own session");
+    /// drop(child.stdin.take());
+    /// assert!(child.wait()?.success());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn setsid(&mut self, on: bool) -> &mut Command {
+        self.setsid = on;
+        self
+    }
+
+    /// Puts the child in process group `pgid` (0: a new group led by the child).
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::{Command, Stdio};
+    ///
+    /// let mut child = Command::new("cat").process_group(0).stdin(Stdio::piped()).spawn()?;
+    /// let pid = child.id() as libc::pid_t;
+    /// // SAFETY: getpgid only reads the process group of our own child.
+    /// assert_eq!(unsafe { libc::getpgid(pid) }, pid, "the child leads a new group");
+    /// drop(child.stdin.take());
+    /// assert!(child.wait()?.success());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn process_group(&mut self, pgid: libc::pid_t) -> &mut Command {
+        self.pgid = Some(pgid);
+        self
+    }
+
+    /// The child's signal mask: exactly these signals blocked. Signal numbers the platform does
+    /// not know fail the spawn with `InvalidInput`.
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// let status = Command::new("true").signal_mask(&[libc::SIGUSR1]).status()?;
+    /// assert!(status.success());
+    /// let err = Command::new("true").signal_mask(&[100_000]).status().unwrap_err();
+    /// assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn signal_mask(&mut self, signals: &[libc::c_int]) -> &mut Command {
+        self.mask = Mask::Signals(signals.to_vec());
+        self
+    }
+
+    /// The child's signal mask, as a ready set.
+    pub fn signal_mask_set(&mut self, set: libc::sigset_t) -> &mut Command {
+        self.mask = Mask::Set(set);
+        self
+    }
+
+    /// Signals whose disposition is reset to `SIG_DFL` in the child even if ignored now
+    /// (`SIGPIPE` always is).
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// // Even if this process ignores SIGINT, the child starts with the default action.
+    /// let status = Command::new("true").reset_signals(&[libc::SIGINT]).status()?;
+    /// assert!(status.success());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn reset_signals(&mut self, signals: &[libc::c_int]) -> &mut Command {
+        self.reset_signals = signals.to_vec();
+        self
+    }
+
+    /// Whether the child closes every fd from 3 up that it was not handed with
+    /// [`Command::fd`] (default off, as in std: fds without `FD_CLOEXEC` are inherited). Like
+    /// CPython's `close_fds=True`; it protects children from fds other code in the process
+    /// opened without close-on-exec. The `posix_spawn` strategy needs
+    /// `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34, FreeBSD 14) for it.
+    pub fn close_fds(&mut self, on: bool) -> &mut Command {
+        self.close_fds = on;
+        self
+    }
+
+    /// How the child is created (default [`Strategy::Auto`]). A forced strategy this process
+    /// cannot use, or that cannot express the request, is an `ErrorKind::Unsupported` error.
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::{Command, Strategy};
+    ///
+    /// let mut child = Command::new("true").strategy(Strategy::Fork).spawn()?;
+    /// assert_eq!(child.strategy(), Strategy::Fork);
+    /// assert!(child.wait()?.success());
+    ///
+    /// // Vfork is never offered (see `Strategy::Vfork`).
+    /// let err = Command::new("true").strategy(Strategy::Vfork).spawn().unwrap_err();
+    /// assert_eq!(err.kind(), std::io::ErrorKind::Unsupported);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn strategy(&mut self, s: Strategy) -> &mut Command {
+        self.strategy = s;
+        self
+    }
+
+    /// The program, as given.
+    pub fn get_program(&self) -> &OsStr {
+        &self.program
+    }
+
+    /// The arguments after the program.
+    pub fn get_args(&self) -> impl Iterator<Item = &OsStr> {
+        self.argv.iter().skip(1).map(OsString::as_os_str)
+    }
+
+    /// Starts the child; unset stdio is inherited.
+    pub fn spawn(&mut self) -> io::Result<Child> {
+        self.spawn_with(Defaults::Inherit)
+    }
+
+    /// Runs the child to completion with stdout and stderr captured (stdin `/dev/null`
+    /// unless set).
+    pub fn output(&mut self) -> io::Result<Output> {
+        self.spawn_with(Defaults::Output)?.wait_with_output()
+    }
+
+    /// Runs the child to completion with unset stdio inherited.
+    pub fn status(&mut self) -> io::Result<ExitStatus> {
+        self.spawn_with(Defaults::Inherit)?.wait()
+    }
+
+    fn spawn_with(&mut self, defaults: Defaults) -> io::Result<Child> {
+        let (mut prepared, parent_ends) = Prepared::new(self, defaults)?;
+        let (pid, used) = super::dispatch::spawn(self.strategy, &mut prepared)?;
+        drop(prepared);
+        Ok(Child::new(pid, used, parent_ends))
+    }
+}

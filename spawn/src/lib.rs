@@ -1,0 +1,140 @@
+//! One `Command` that behaves the same on every platform and picks the fastest strategy that
+//! can give that behaviour here: `clone3`/`clone(CLONE_VM|CLONE_VFORK)` on Linux, the libc's
+//! `posix_spawn` where it can express the request, `fork` only where nothing else exists.
+//!
+//! The crate root mirrors `std::process`, so switching is a change of one import:
+//!
+//! ```
+//! use spawnmatrix_spawn::{Command, Stdio};
+//!
+//! let output = Command::new("sh")
+//!     .args(["-c", "echo hello; pwd"])
+//!     .current_dir("/")
+//!     .stdout(Stdio::piped())
+//!     .output()?;
+//! assert!(output.status.success());
+//! assert_eq!(output.stdout, b"hello\n/\n");
+//! assert_eq!(output.stderr, Vec::new());
+//! # Ok::<(), std::io::Error>(())
+//! ```
+//!
+//! Two public modules go below the `Command` API: [`caps`] (which spawn functions, flags and
+//! kernel features this process can use, found at run time) and [`sys`] (what the `libc` crate
+//! lacks: the newer spawn functions looked up at run time, flag values, owned
+//! `posix_spawn` objects, kernel structs). The only dependency is `libc`.
+//!
+//! Extensions over `std::process`:
+//! [`Command::current_dir_fd`], [`Command::fd`], [`Command::setsid`],
+//! [`Command::process_group`], [`Command::signal_mask`], [`Command::reset_signals`] and
+//! [`Command::strategy`]; [`Child::strategy`] says which strategy ran.
+//!
+//! # Semantics (the same for every [`Strategy`] on every platform)
+//!
+//! - **Errors are returned, not exit codes.** A failed `setsid`, `setpgid`, `chdir`, `fchdir`,
+//!   `dup2` or `execve` in the child is an `Err(io::Error)` whose `raw_os_error()` is the
+//!   child's errno; the failed child has already been reaped (no zombie). A process that
+//!   started is never reported as "exited 127" in place of an error.
+//! - **Bad input fails before anything is spawned:** a NUL byte in the program, an argument,
+//!   an environment key or value, or the working directory is `ErrorKind::InvalidInput` naming
+//!   which; an empty program is `ENOENT`; a signal number the platform does not know (in
+//!   `signal_mask` or `reset_signals`), `SIGKILL`/`SIGSTOP` in `reset_signals`, or a negative
+//!   child fd is `InvalidInput`.
+//! - **Order in the child:** `setsid`, `setpgid`, change directory, fd mapping, signal
+//!   dispositions, signal mask, closing the other fds ([`Command::close_fds`]), `execve`.
+//! - **Program lookup.** A program containing `/` is used as given; a relative one is resolved
+//!   against the child's *new* working directory. A bare name is searched in the `PATH` of the
+//!   environment the child receives (the parent's when the environment is unchanged), or
+//!   when that environment has no `PATH`, the path the libc's `execvp` uses, as `std` does
+//!   (it leaves the search to `execvp`/`posix_spawnp`): `/bin:/usr/bin` on glibc (`CS_PATH`),
+//!   `/usr/local/bin:/bin:/usr/bin` on musl, `/usr/bin:/bin` on macOS and FreeBSD
+//!   (`_PATH_DEFPATH`); an empty entry means the working
+//!   directory. The search follows `execvp`: `ENOENT`, `ENOTDIR`, `ESTALE`, `ENODEV` and
+//!   `ETIMEDOUT` go on to the next entry, `EACCES` is remembered and reported if nothing else
+//!   is found, any other error stops the search; there is no `/bin/sh` retry on `ENOEXEC`. An
+//!   entry too long to form a path under `PATH_MAX` is skipped, as `execvp` does.
+//!   Relative `PATH` entries resolve against the child's new working directory. The list of
+//!   candidates is computed in the parent, so every strategy tries the same paths.
+//! - **Signals.** `SIGPIPE` and every signal in `reset_signals` become `SIG_DFL`; caught signals
+//!   become `SIG_DFL` (as exec does; no handler ever runs in the child); other ignored signals
+//!   stay ignored. The child's mask is the calling thread's mask unless `signal_mask` is given.
+//! - **File descriptors.** The child gets its stdio (inherited, `/dev/null`, a pipe or a given
+//!   fd), every fd mapped with [`Command::fd`], and whatever fds the parent left without
+//!   `FD_CLOEXEC`; nothing this crate opens or is given reaches the child under any other
+//!   number. Mappings may overlap and permute (`3→4` with `4→3`). Fds handed to the `Command`
+//!   are marked close-on-exec in the parent.
+//! - **The parent is untouched:** its working directory and signal mask are never changed
+//!   (the directory change happens in the child only; signals are blocked around the clone
+//!   and the old mask restored).
+//! - **Environment.** When it is unchanged, the child gets a copy of the process environment
+//!   taken at spawn time under std's environment lock, so `std::env::set_var` in another thread
+//!   is safe, as with `std`. A `setenv` from C code in another thread is a data race (as with
+//!   `std`).
+//!
+//! # Strategies
+//!
+//! See [`Strategy`]. `Auto` takes `clone3` (with `CLONE_CLEAR_SIGHAND`) on Linux when the kernel
+//! has it, else `clone(CLONE_VM|CLONE_VFORK)`; elsewhere `posix_spawn` when it can express the
+//! request, else `fork`. Forcing a strategy that cannot express a request is an
+//! `ErrorKind::Unsupported` error that names what is missing.
+//!
+//! Two glibc releases' bugs are avoided rather than inherited: before 2.25 glibc's `clone`
+//! wrapper makes a `CLONE_VM` child overwrite the parent thread's PID/TID cache, so
+//! `clone_vfork` is unavailable there; before 2.24 `posix_spawn` reports a failed `execve` as a
+//! child exiting 127, so `posix_spawn` is unavailable there (`Auto` then uses `clone3` or
+//! `fork`).
+
+#![deny(missing_docs)]
+
+pub mod caps;
+pub mod sys;
+
+mod child;
+mod closefds;
+mod command;
+mod cstr;
+mod dispatch;
+mod env;
+mod error;
+mod exec_child;
+mod fdplan;
+mod fork;
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+mod glibc_version;
+mod learned;
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+mod glibc_version {
+    /// Not glibc: no old-glibc workaround applies.
+    pub(super) fn older_than(_: u32, _: u32) -> bool {
+        false
+    }
+}
+mod os;
+mod output;
+mod plan;
+mod posix;
+mod search;
+mod sigs;
+mod status;
+mod stdio;
+mod strategy;
+
+#[cfg(target_os = "linux")]
+mod linux;
+#[cfg(not(target_os = "linux"))]
+mod no_clone;
+#[cfg(target_os = "linux")]
+use linux as clone_backend;
+#[cfg(not(target_os = "linux"))]
+use no_clone as clone_backend;
+
+/// The README's library example, compiled and run with the doctests so it cannot go stale.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeExample;
+
+pub use child::Child;
+pub use command::Command;
+pub use error::{InputError, UnsupportedError};
+pub use status::{ExitStatus, Output};
+pub use stdio::Stdio;
+pub use strategy::{ParseStrategyError, Strategy};

@@ -1,0 +1,102 @@
+//! `clone3(CLONE_VM|CLONE_VFORK|CLONE_CLEAR_SIGHAND)` (Linux 5.5+): the kernel resets caught
+//! signals, so the child runs no per-signal loop. There is no libc wrapper: a small per-arch
+//! trampoline makes the call and, in the child, jumps straight to the entry on its own stack.
+//! Kernels without it answer `ENOSYS` (before 5.3) or `EINVAL` (5.3 and 5.4 lack
+//! `CLONE_CLEAR_SIGHAND`); seccomp filters answer `ENOSYS` (current Docker/podman) or `EPERM`
+//! (older Docker/containerd, RHEL 8). Any of those is remembered as "refused": `Auto` goes on
+//! to `clone_vfork` from then on, and a forced `Clone3` is `Unsupported`.
+
+use std::ffi::c_void;
+use std::io;
+
+use super::vm_child::{self, child_main};
+use crate::learned::{Learned, Verdict};
+use crate::plan::Prepared;
+use crate::sys::linux_kernel::{CloneArgs, CLONE_CLEAR_SIGHAND};
+
+#[cfg(target_arch = "x86_64")]
+mod x86_64;
+#[cfg(target_arch = "x86_64")]
+use x86_64::raw_clone3;
+
+#[cfg(target_arch = "aarch64")]
+mod aarch64;
+#[cfg(target_arch = "aarch64")]
+use aarch64::raw_clone3;
+
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+mod other_arch;
+#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+use other_arch::raw_clone3;
+
+/// The child's entry as the trampolines call it.
+pub(super) type Entry = unsafe extern "C" fn(*mut c_void) -> !;
+
+const FLAGS: u64 = libc::CLONE_VM as u64 | libc::CLONE_VFORK as u64 | CLONE_CLEAR_SIGHAND;
+
+static LEARNED: Learned = Learned::new();
+
+/// Whether clone3 works here; probes once (a child that exits at once) if not yet known.
+pub(crate) fn clone3_supported() -> bool {
+    LEARNED.works(probe)
+}
+
+/// False only once clone3 is known not to work (no probe).
+pub(crate) fn clone3_maybe_supported() -> bool {
+    LEARNED.maybe()
+}
+
+/// Spawns with clone3; `Ok(None)` if clone3 is refused here (now remembered).
+pub(crate) fn clone3(p: &mut Prepared) -> io::Result<Option<libc::pid_t>> {
+    if !LEARNED.maybe() {
+        return Ok(None);
+    }
+    LEARNED.outcome(vm_child::spawn(p, false, call)?, verdict)
+}
+
+/// What an errno from the clone3 call itself says: `ENOSYS`, `EPERM` (seccomp) and `EINVAL`
+/// (unknown flag) refuse clone3; anything else (`EAGAIN`, `ENOMEM`...) is the spawn's error.
+fn verdict(errno: libc::c_int) -> Verdict {
+    match errno {
+        libc::ENOSYS | libc::EPERM | libc::EINVAL => Verdict::Refused,
+        _ => Verdict::Inconclusive,
+    }
+}
+
+/// One clone3 call on `stack` with `arg` for the entry.
+fn call(stack: &super::stack::Stack, arg: *mut c_void) -> Result<libc::pid_t, libc::c_int> {
+    call_with(stack, child_main, arg)
+}
+
+fn call_with(
+    stack: &super::stack::Stack,
+    entry: Entry,
+    arg: *mut c_void,
+) -> Result<libc::pid_t, libc::c_int> {
+    let args = CloneArgs {
+        flags: FLAGS,
+        exit_signal: libc::SIGCHLD as u64,
+        stack: stack.base() as u64,
+        stack_size: stack.len() as u64,
+        ..CloneArgs::default()
+    };
+    // SAFETY: valid args on a private stack; the entry never returns.
+    let rc = unsafe { raw_clone3(&args, std::mem::size_of::<CloneArgs>(), entry, arg) };
+    match libc::pid_t::try_from(rc) {
+        Ok(pid) if pid > 0 => Ok(pid),
+        _ => Err(libc::c_int::try_from(-rc).unwrap_or(libc::EINVAL)),
+    }
+}
+
+/// The probe child: exits at once.
+unsafe extern "C" fn exit_now(_: *mut c_void) -> ! {
+    libc::_exit(0)
+}
+
+/// Finds out whether clone3 works by cloning a child that exits at once.
+fn probe() -> Verdict {
+    vm_child::probe(
+        |stack| call_with(stack, exit_now, std::ptr::null_mut()),
+        verdict,
+    )
+}
