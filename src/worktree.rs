@@ -68,7 +68,7 @@ mod tests {
         }
         let got = root_from(tmp.path());
         assert!(
-            got.as_deref().map_or(true, |r| !r.starts_with(tmp.path())),
+            got.as_deref().is_none_or(|r| !r.starts_with(tmp.path())),
             "{got:?}"
         );
     }

@@ -351,7 +351,7 @@ pub fn merge_with(
             version_of: f.spec.version_of.name().to_string(),
         })
         .collect();
-    families.sort_by(|a, b| family_rank(Some(&a.id)).cmp(&family_rank(Some(&b.id))));
+    families.sort_by_key(|f| family_rank(Some(&f.id)));
     Ok(Matrix {
         schema_version: MATRIX_SCHEMA_VERSION,
         families,

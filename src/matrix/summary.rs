@@ -133,6 +133,9 @@ impl Place {
 /// Releases under construction: family id -> place -> (shown text, column keys).
 type Releases<'m> = BTreeMap<Place, (String, Vec<&'m Column>)>;
 
+/// A summary family under construction: id, title, and its releases (place, text, columns).
+type FamilyDraft<'m> = (String, String, Vec<(Place, String, Vec<&'m Column>)>);
+
 /// The summary family of a column: its `targets/` family, split by OS when the family also
 /// matches other OSes, or `<os>-<libc>` for a platform no family claims.
 fn family_of(column: &Column, families: &[FamilyInfo]) -> (String, String, Option<String>) {
@@ -368,7 +371,7 @@ pub fn build(matrix: &Matrix) -> Summary {
         }
         entry.1.push(column);
     }
-    let families: Vec<(String, String, Vec<(Place, String, Vec<&Column>)>)> = grouped
+    let families: Vec<FamilyDraft> = grouped
         .into_iter()
         .map(|((_, _, id), (title, releases))| {
             let releases = releases
