@@ -14,8 +14,10 @@ Checks:
   comment names the recorded tag, every `with:` key is an input of the action and none is one
   the action marks deprecated, and every required input without a default is given.
 - msrv: each workspace package's `rust-version` is at least the `rust-version` of every locked
-  package in its dependency closure (`cargo metadata --locked`), and at most the Rust that
-  containers/alpine.Containerfile records for its Alpine release (ALPINE_RUST).
+  package a downstream build compiles (its normal and build dependencies, from
+  `cargo metadata --locked`), its dev-dependencies build with the workspace's highest
+  rust-version, and it is at most the Rust that containers/alpine.Containerfile records for
+  its Alpine release (ALPINE_RUST).
 - nightly: the Cygwin nightly is named in ci/nightly-toolchain only; ci/setup.sh, the
   cross-check and the workflow read that file, and nothing else in CI names a nightly.
 - ignore: .dockerignore is the same file as .containerignore, which keeps target/ out.
@@ -200,9 +202,9 @@ def workspace_msrvs(meta: dict) -> dict[str, tuple[tuple[int, ...] | None, str]]
     }
 
 
-def needed_by(meta: dict, member_id: str) -> tuple[tuple[int, ...], str]:
-    """The highest rust-version in a member's locked closure (its dev-dependencies included,
-    theirs not), and the package that sets it."""
+def needed_by(meta: dict, member_id: str, dev: bool) -> tuple[tuple[int, ...], str]:
+    """The highest rust-version in a member's locked closure (with `dev`, its own
+    dev-dependencies too, never theirs), and the package that sets it."""
     by_id = {p["id"]: p for p in meta["packages"]}
     nodes = {n["id"]: n for n in meta["resolve"]["nodes"]}
     seen, todo = set(), [(member_id, True)]
@@ -219,7 +221,7 @@ def needed_by(meta: dict, member_id: str) -> tuple[tuple[int, ...], str]:
                 best = (v, f"{p['name']} {p['version']}")
         for dep in nodes[pid]["deps"]:
             kinds = {k["kind"] for k in dep["dep_kinds"]}
-            if root or kinds - {"dev"}:
+            if kinds - {"dev"} or (root and dev):
                 todo.append((dep["pkg"], False))
     return best
 
@@ -235,25 +237,36 @@ def alpine_rust(root: Path, problems: Problems) -> tuple[tuple[int, ...], int] |
 
 
 def check_msrv(root: Path, problems: Problems, meta: dict | None = None) -> list[str]:
+    """A package's rust-version covers what a downstream build compiles (its normal and build
+    dependencies). Its tests and benches (dev-dependencies too) must build with the highest
+    rust-version of the workspace, the toolchain ci/checks/55-msrv.sh tests every target with."""
     meta = meta or cargo_metadata(root)
     alpine = alpine_rust(root, problems)
     done = []
     members = {p["name"]: p["id"] for p in meta["packages"] if p["id"] in set(meta["workspace_members"])}
-    for name, (declared, manifest) in sorted(workspace_msrvs(meta).items()):
+    msrvs = workspace_msrvs(meta)
+    declared_all = [v for v, _ in msrvs.values() if v]
+    top = max(declared_all) if declared_all else None
+    for name, (declared, manifest) in sorted(msrvs.items()):
         manifest = rel(root, Path(manifest))
         if declared is None:
             problems.add(manifest, _line_of(manifest, root, "[package]"), f"{name}: no rust-version")
             continue
-        need, why = needed_by(meta, members[name])
+        need, why = needed_by(meta, members[name], dev=False)
         line = _line_of(manifest, root, "rust-version")
         if need > declared:
             problems.add(manifest, line, f"{name}: rust-version {show(declared)} is not true for "
                          f"Cargo.lock: {why} needs Rust {show(need)}")
+        dev_need, dev_why = needed_by(meta, members[name], dev=True)
+        if dev_need > top and dev_need > need:
+            problems.add(manifest, line, f"{name}: its tests need Rust {show(dev_need)} ({dev_why}, "
+                         f"a dev-dependency's closure), above every rust-version in the workspace")
         if alpine and alpine[0][:2] < declared[:2]:
             problems.add(ALPINE_FILE, alpine[1], f"Alpine's Rust {show(alpine[0])} is older than "
                          f"{name}'s rust-version {show(declared)} ({manifest}): the Alpine job "
                          "cannot build it")
-        done.append(f"{name} {show(declared)} (lock needs {show(need)}: {why})")
+        done.append(f"{name} {show(declared)} (lock needs {show(need)}: {why}; "
+                    f"with dev-dependencies {show(dev_need)})")
     return done
 
 
@@ -447,30 +460,44 @@ class SelfTest(unittest.TestCase):
         self.assertTrue(any("symlink" in p for p in self.problems(check_ignore)))
 
     def test_msrv_against_lock_and_alpine(self):
+        def pkg(pid, rv):
+            return {"id": pid, "name": pid, "version": "1.0.0", "rust_version": rv,
+                    "manifest_path": str(self.root / "Cargo.toml") if pid == "a" else "/x"}
+
+        def dep(pid, kind=None):
+            return {"pkg": pid, "dep_kinds": [{"kind": kind}]}
+
         meta = {
             "workspace_members": ["a"],
-            "packages": [
-                {"id": "a", "name": "a", "version": "0.1.0", "rust_version": "1.80",
-                 "manifest_path": str(self.root / "Cargo.toml")},
-                {"id": "p", "name": "proptest", "version": "1.12.0", "rust_version": "1.88",
-                 "manifest_path": "/x"},
-                {"id": "d", "name": "devonly", "version": "1.0.0", "rust_version": "1.99",
-                 "manifest_path": "/x"},
-            ],
+            "packages": [pkg("a", "1.80"), pkg("proptest", "1.88"), pkg("rstest", "1.85"),
+                         pkg("theirdev", "1.99")],
             "resolve": {"nodes": [
-                {"id": "a", "deps": [{"pkg": "p", "dep_kinds": [{"kind": None}]}]},
-                {"id": "p", "deps": [{"pkg": "d", "dep_kinds": [{"kind": "dev"}]}]},
-                {"id": "d", "deps": []},
+                {"id": "a", "deps": [dep("proptest"), dep("rstest", "dev")]},
+                {"id": "proptest", "deps": [dep("theirdev", "dev")]},
+                {"id": "rstest", "deps": []},
+                {"id": "theirdev", "deps": []},
             ]},
         }
         (self.root / "Cargo.toml").write_text('[package]\nname = "a"\nrust-version = "1.80"\n')
-        ps = Problems()
-        check_msrv(self.root, ps, meta)
+
+        def run():
+            ps = Problems()
+            check_msrv(self.root, ps, meta)
+            return ps
+
+        ps = run()
         self.assertEqual(len(ps), 1, ps)
-        self.assertIn("Cargo.toml:3: a: rust-version 1.80 is not true for Cargo.lock: proptest 1.12.0 needs Rust 1.88", ps[0])
+        self.assertIn("Cargo.toml:3: a: rust-version 1.80 is not true for Cargo.lock: "
+                      "proptest 1.0.0 needs Rust 1.88", ps[0])
+        meta["packages"][0]["rust_version"] = "1.88"
+        self.assertEqual(run(), [])  # a dependency's dev-dependencies never count
+        meta["packages"][2]["rust_version"] = "1.90"
+        ps = run()
+        self.assertEqual(len(ps), 1, ps)
+        self.assertIn("its tests need Rust 1.90 (rstest", ps[0])
+        meta["packages"][2]["rust_version"] = "1.85"
         meta["packages"][0]["rust_version"] = "1.92"
-        ps = Problems()
-        check_msrv(self.root, ps, meta)
+        ps = run()
         self.assertEqual(len(ps), 1, ps)
         self.assertIn("Alpine's Rust", ps[0])
 

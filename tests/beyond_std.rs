@@ -1,6 +1,7 @@
 //! What this crate adds to `std::process`, each under every strategy (a strategy this
 //! platform lacks, or one that cannot express the request, must refuse with `Unsupported`):
-//! closing the fds the parent did not hand over, the child's pidfd, and a pollable exit.
+//! closing the fds the parent did not hand over, the child's pidfd, a pollable exit, and
+//! `groups` (unstable in std).
 
 mod support;
 
@@ -8,7 +9,8 @@ use std::os::fd::AsRawFd;
 
 use rstest::rstest;
 use rstest_reuse::{apply, template};
-use spawnmatrix::spawn::Strategy;
+use spawnmatrix::spawn::os::unix::process::{CommandExt, ExitStatusExt};
+use spawnmatrix::spawn::{Stdio, Strategy};
 use support::*;
 
 /// Every strategy, the unavailable ones included (they must refuse).
@@ -82,5 +84,138 @@ fn close_fds_keeps_exec_errors(strategy: Strategy) {
         Err(e) => assert_eq!(e.raw_os_error(), Some(libc::ENOENT), "{strategy}"),
         Ok(_) => panic!("{strategy}: a missing program must be an error"),
     }
+    assert_no_children();
+}
+
+/// `groups` (unstable in std, so not in the parity suite): as root the child has exactly the
+/// given groups, and this process keeps its own ids (the `CLONE_VM` strategies use raw
+/// system calls, which change only the child); more than `NGROUPS_MAX` fails the spawn.
+/// `posix_spawn` cannot set ids and must refuse.
+#[apply(every_strategy)]
+fn groups_gid_uid_change_only_the_child(strategy: Strategy) {
+    let _g = serial();
+    // SAFETY: sysconf and the id queries have no preconditions.
+    let (max, uid, gid) = unsafe {
+        (
+            libc::sysconf(libc::_SC_NGROUPS_MAX),
+            libc::getuid(),
+            libc::getgid(),
+        )
+    };
+    let groups_before = own_groups();
+    let too_many: Vec<u32> = (0..=max as u32).collect();
+    let r = command("/bin/sh", strategy)
+        .groups(&too_many)
+        .spawn()
+        .map(drop);
+    if !strategy.is_available() || strategy == Strategy::PosixSpawn {
+        assert_eq!(r.unwrap_err().kind(), std::io::ErrorKind::Unsupported);
+        return;
+    }
+    assert!(r.is_err(), "{strategy}: {} groups accepted", too_many.len());
+    if uid != 0 {
+        return;
+    }
+    // The helper lives in root's cache folder, which the new user cannot enter: the shell's
+    // `id` reports instead.
+    let out = command("/bin/sh", strategy)
+        .args(["-c", "id -u; id -ru; id -g; id -rg; id -G"])
+        .uid(65534)
+        .gid(65533)
+        .groups(&[65533, 4])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "65534\n65534\n65533\n65533\n65533 4\n"
+    );
+    // SAFETY: id queries.
+    assert_eq!(
+        unsafe { (libc::getuid(), libc::geteuid(), libc::getgid()) },
+        (uid, uid, gid)
+    );
+    assert_eq!(own_groups(), groups_before, "this process's groups changed");
+    assert_no_children();
+}
+
+/// This process's supplementary groups.
+fn own_groups() -> Vec<libc::gid_t> {
+    let mut groups = vec![0 as libc::gid_t; 1024];
+    // SAFETY: getgroups writes at most `groups.len()` entries.
+    let n = unsafe { libc::getgroups(groups.len() as libc::c_int, groups.as_mut_ptr()) };
+    groups.truncate(usize::try_from(n).expect("getgroups"));
+    groups
+}
+
+/// `create_pidfd`: the child's pidfd exists under every strategy, refers to the child
+/// (`PidFd::kill` ends it, `PidFd::wait` reaps it); without `create_pidfd` there is none.
+#[cfg(target_os = "linux")]
+#[apply(every_strategy)]
+fn create_pidfd_gives_a_pidfd_for_the_child(strategy: Strategy) {
+    use spawnmatrix::spawn::os::linux::process::{ChildExt, CommandExt as _};
+    let _g = serial();
+    let mut c = command("/bin/sh", strategy);
+    c.args(["-c", "exec sleep 100"]).create_pidfd(true);
+    let Some(r) = spawn_or_refused(&mut c, strategy) else {
+        return;
+    };
+    let child = r.unwrap();
+    let pidfd = child.pidfd().expect("a pidfd");
+    pidfd.kill().unwrap();
+    let status = pidfd.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGKILL));
+    let mut plain = command("/bin/sh", strategy);
+    plain.args(["-c", "exit 0"]);
+    let mut child = plain.spawn().unwrap();
+    assert!(child.pidfd().is_err());
+    child.wait().unwrap();
+    let child = command("/bin/sh", strategy)
+        .args(["-c", "exit 0"])
+        .create_pidfd(true)
+        .spawn()
+        .unwrap();
+    let pidfd = child.into_pidfd().expect("into_pidfd");
+    assert!(pidfd.wait().unwrap().success());
+    assert_no_children();
+}
+
+/// `Child::exit_fd` polls readable only once the child has exited; `try_wait` then reaps it
+/// without blocking.
+#[apply(every_strategy)]
+fn exit_fd_becomes_readable_when_the_child_exits(strategy: Strategy) {
+    let _g = serial();
+    let mut c = command("/bin/sh", strategy);
+    c.args(["-c", "read x; exit 0"]).stdin(Stdio::piped());
+    let Some(r) = spawn_or_refused(&mut c, strategy) else {
+        return;
+    };
+    let mut child = r.unwrap();
+    let poll = |fd: i32, ms: i32| {
+        let mut p = libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // SAFETY: one pollfd.
+        unsafe { libc::poll(&mut p, 1, ms) }
+    };
+    let fd = child.exit_fd().unwrap().as_raw_fd();
+    assert_eq!(poll(fd, 50), 0, "{strategy}: readable while the child runs");
+    assert!(child.try_wait().unwrap().is_none());
+    drop(child.stdin.take());
+    assert_eq!(
+        poll(fd, 10_000),
+        1,
+        "{strategy}: not readable after the child exited"
+    );
+    assert!(child
+        .try_wait()
+        .unwrap()
+        .expect("reaped without blocking")
+        .success());
+    assert_eq!(
+        child.exit_fd().unwrap_err().kind(),
+        std::io::ErrorKind::InvalidInput
+    );
     assert_no_children();
 }

@@ -98,6 +98,13 @@ fn value(v: serde_json::Value) -> Value {
 #[case("linux-glibc", "cases.spawnp-script-no-shebang.libc", "2.28", Some(json!("returned:ENOEXEC")), "GL-SPAWNI-2.28")]
 #[case("linux-glibc", "cases.exec-enoent.libc", "2.23", Some(json!("child-exit:127")), "GL-POSIXSPAWNI-2.23")]
 #[case("linux-glibc", "cases.exec-enoent.libc", "2.24", Some(json!("returned:ENOENT")), "GL-SPAWNI-2.24")]
+// adddup2(fd, fd) clearing FD_CLOEXEC: glibc from 2.29 (BZ 23640), musl from 1.1.19; macOS
+// never (the kernel's dup2 returns early).
+#[case("linux-glibc", "cases.fa-dup2-self-cloexec-visible.libc", "2.28", Some(json!("child-exit:7")), "GL-DUP2-OLD")]
+#[case("linux-glibc", "cases.fa-dup2-self-cloexec-visible.libc", "2.29", Some(json!("ok")), "GL-SPAWNI-2.29")]
+#[case("linux-musl", "cases.fa-dup2-self-cloexec-visible.libc", "1.1.17", Some(json!("child-exit:7")), "MUSL-1.1.17-DUP2")]
+#[case("linux-musl", "cases.fa-dup2-self-cloexec-visible.libc", "1.1.19", Some(json!("ok")), "MUSL-1.1.19")]
+#[case("macos", "cases.fa-dup2-self-cloexec-visible.libc", "15", Some(json!("child-exit:7")), "XNU-DUP2")]
 // musl: scheduling flags accepted but ignored; addclose of a closed fd ignored from 1.1.6.
 #[case("linux-musl", "flags.POSIX_SPAWN_SETSCHEDULER", "1.2.5", Some(json!("ignored")), "MUSL-SCHED")]
 #[case("linux-musl", "cases.fa-close-not-open.libc", "1.1.6", Some(json!("ok")), "MUSL-1.1.6")]

@@ -15,6 +15,7 @@ use std::sync::{Mutex, MutexGuard};
 use rstest::rstest;
 use rstest_reuse::{apply, template};
 use spawnmatrix::child::{self, ChildState};
+use spawnmatrix::spawn::os::unix::process::{CommandExt, ExitStatusExt};
 use spawnmatrix::spawn::{Command, Output, Stdio, Strategy};
 
 /// Every strategy, the unavailable ones included (they must refuse).

@@ -1,10 +1,12 @@
 //! A running or finished child process.
 
 use std::io;
+use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::process::{ChildStderr, ChildStdin, ChildStdout};
 
 use super::error::check;
 use super::output::read2;
+use super::pidfd::{self, PidFd};
 use super::plan::ParentEnds;
 use super::status::{ExitStatus, Output};
 use super::strategy::Strategy;
@@ -13,6 +15,7 @@ use super::strategy::Strategy;
 ///
 /// ```
 /// use std::io::Write;
+/// use spawnmatrix_spawn::os::unix::process::ExitStatusExt;
 /// use spawnmatrix_spawn::{Command, Stdio};
 ///
 /// let mut child = Command::new("tr")
@@ -36,6 +39,10 @@ pub struct Child {
     pid: libc::pid_t,
     strategy: Strategy,
     status: Option<ExitStatus>,
+    /// The pidfd `create_pidfd` asked for (`os::linux::process::ChildExt`).
+    pub(super) pidfd: Option<PidFd>,
+    /// A pidfd opened for [`Child::exit_fd`] when `create_pidfd` was not asked for.
+    exit_fd: Option<OwnedFd>,
     /// The parent's end of the child's stdin, if piped.
     pub stdin: Option<ChildStdin>,
     /// The parent's end of the child's stdout, if piped.
@@ -45,11 +52,18 @@ pub struct Child {
 }
 
 impl Child {
-    pub(super) fn new(pid: libc::pid_t, strategy: Strategy, ends: ParentEnds) -> Child {
+    pub(super) fn new(
+        pid: libc::pid_t,
+        strategy: Strategy,
+        ends: ParentEnds,
+        pidfd: Option<OwnedFd>,
+    ) -> Child {
         Child {
             pid,
             strategy,
             status: None,
+            pidfd: pidfd.map(PidFd),
+            exit_fd: None,
             stdin: ends.stdin.map(ChildStdin::from),
             stdout: ends.stdout.map(ChildStdout::from),
             stderr: ends.stderr.map(ChildStderr::from),
@@ -96,6 +110,29 @@ impl Child {
         Ok(self.status)
     }
 
+    /// An fd that polls readable once the child has exited, so an event loop (tokio's
+    /// `AsyncFd`, async-io's `Async`) can wait for it without a thread; then
+    /// [`try_wait`](Self::try_wait) reaps it without blocking. It is the child's pidfd
+    /// (`create_pidfd`'s, else one opened now with `pidfd_open(2)`, Linux 5.3+); elsewhere,
+    /// or on an older kernel, this is an `Unsupported` error. Once the child has been waited
+    /// for, its pid may be reused, so this is an `InvalidInput` error then.
+    pub fn exit_fd(&mut self) -> io::Result<BorrowedFd<'_>> {
+        if self.status.is_some() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the child has already been waited for",
+            ));
+        }
+        if self.pidfd.is_none() && self.exit_fd.is_none() {
+            self.exit_fd = Some(pidfd::open(self.pid).map_err(unsupported_if_missing)?);
+        }
+        match (&self.pidfd, &self.exit_fd) {
+            (Some(p), _) => Ok(p.0.as_fd()),
+            (None, Some(fd)) => Ok(fd.as_fd()),
+            (None, None) => Err(io::Error::other("no exit fd")),
+        }
+    }
+
     /// Closes stdin, reads stdout and stderr to the end, then waits.
     pub fn wait_with_output(mut self) -> io::Result<Output> {
         drop(self.stdin.take());
@@ -109,6 +146,14 @@ impl Child {
             stdout,
             stderr,
         })
+    }
+}
+
+/// `ENOSYS` (a kernel without pidfds) as `Unsupported`.
+fn unsupported_if_missing(e: io::Error) -> io::Error {
+    match e.raw_os_error() {
+        Some(libc::ENOSYS) => io::Error::new(io::ErrorKind::Unsupported, e),
+        _ => e,
     }
 }
 

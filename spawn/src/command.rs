@@ -7,7 +7,9 @@ use std::os::fd::{OwnedFd, RawFd};
 use std::path::{Path, PathBuf};
 
 use super::child::Child;
+use super::command_iters::{CommandArgs, CommandEnvs};
 use super::env::EnvChanges;
+use super::ids::Ids;
 use super::plan::Prepared;
 use super::status::{ExitStatus, Output};
 use super::stdio::{Stdio, StdioKind};
@@ -27,6 +29,9 @@ pub(super) enum Mask {
     Signals(Vec<libc::c_int>),
     Set(libc::sigset_t),
 }
+
+/// A `pre_exec` closure, as std stores it.
+pub(super) type PreExec = Box<dyn FnMut() -> io::Result<()> + Send + Sync>;
 
 /// A process to spawn. Mirrors `std::process::Command`; the [crate docs](crate) give the
 /// semantics, which are the same for every [`Strategy`].
@@ -64,16 +69,12 @@ pub struct Command {
     pub(super) strategy: Strategy,
     /// Close every fd from 3 up that the fd plan does not write, in the child.
     pub(super) close_fds: bool,
-}
-
-impl std::fmt::Debug for Command {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Command")
-            .field("argv", &self.argv)
-            .field("cwd", &self.cwd)
-            .field("strategy", &self.strategy)
-            .finish_non_exhaustive()
-    }
+    /// `setuid`, `setgid` and `setgroups` in the child (`CommandExt::uid`/`gid`/`groups`).
+    pub(super) ids: Ids,
+    /// Closures run in a forked child just before `execve` (`CommandExt::pre_exec`).
+    pub(super) pre_exec: Vec<PreExec>,
+    /// Whether the child gets a pidfd (Linux `CommandExt::create_pidfd`).
+    pub(super) create_pidfd: bool,
 }
 
 /// What unset stdio slots become.
@@ -103,6 +104,9 @@ impl Command {
             reset_signals: Vec::new(),
             strategy: Strategy::Auto,
             close_fds: false,
+            ids: Ids::default(),
+            pre_exec: Vec::new(),
+            create_pidfd: false,
         }
     }
 
@@ -255,24 +259,6 @@ impl Command {
         self
     }
 
-    /// Puts the child in process group `pgid` (0: a new group led by the child).
-    ///
-    /// ```
-    /// use spawnmatrix_spawn::{Command, Stdio};
-    ///
-    /// let mut child = Command::new("cat").process_group(0).stdin(Stdio::piped()).spawn()?;
-    /// let pid = child.id() as libc::pid_t;
-    /// // SAFETY: getpgid only reads the process group of our own child.
-    /// assert_eq!(unsafe { libc::getpgid(pid) }, pid, "the child leads a new group");
-    /// drop(child.stdin.take());
-    /// assert!(child.wait()?.success());
-    /// # Ok::<(), std::io::Error>(())
-    /// ```
-    pub fn process_group(&mut self, pgid: libc::pid_t) -> &mut Command {
-        self.pgid = Some(pgid);
-        self
-    }
-
     /// The child's signal mask: exactly these signals blocked. Signal numbers the platform does
     /// not know fail the spawn with `InvalidInput`.
     ///
@@ -347,9 +333,23 @@ impl Command {
         &self.program
     }
 
-    /// The arguments after the program.
-    pub fn get_args(&self) -> impl Iterator<Item = &OsStr> {
-        self.argv.iter().skip(1).map(OsString::as_os_str)
+    /// The arguments after the program (`argv[0]` is not among them).
+    pub fn get_args(&self) -> CommandArgs<'_> {
+        CommandArgs::new(self.argv.get(1..).unwrap_or_default())
+    }
+
+    /// The environment changes made with `env`, `envs` and `env_remove`, sorted by key
+    /// (`None`: removed). `env_clear` is not among them, as in std.
+    pub fn get_envs(&self) -> CommandEnvs<'_> {
+        CommandEnvs::new(&self.env.vars)
+    }
+
+    /// The working directory set with `current_dir` (`None` if unset or set as an fd).
+    pub fn get_current_dir(&self) -> Option<&Path> {
+        match &self.cwd {
+            Some(Cwd::Path(p)) => Some(p),
+            _ => None,
+        }
     }
 
     /// Starts the child; unset stdio is inherited.
@@ -370,8 +370,14 @@ impl Command {
 
     fn spawn_with(&mut self, defaults: Defaults) -> io::Result<Child> {
         let (mut prepared, parent_ends) = Prepared::new(self, defaults)?;
+        prepared.set_pre_exec(&mut self.pre_exec);
         let (pid, used) = super::dispatch::spawn(self.strategy, &mut prepared)?;
+        // A kernel without pidfds still spawns; `pidfd()` then says there is none (std too).
+        let pidfd = prepared
+            .create_pidfd
+            .then(|| super::pidfd::open(pid).ok())
+            .flatten();
         drop(prepared);
-        Ok(Child::new(pid, used, parent_ends))
+        Ok(Child::new(pid, used, parent_ends, pidfd))
     }
 }

@@ -11,6 +11,12 @@ use super::strategy::Strategy;
 
 /// Spawns; returns the child's pid and the strategy that made it.
 pub(super) fn spawn(requested: Strategy, p: &mut Prepared) -> io::Result<(libc::pid_t, Strategy)> {
+    if let Some(what) = p.needs_fork() {
+        return match requested {
+            Strategy::Auto | Strategy::Fork => Ok((fork::spawn(p)?, Strategy::Fork)),
+            _ => Err(unsupported(requested, what)),
+        };
+    }
     let pid = match requested {
         Strategy::Auto => return auto(p),
         Strategy::PosixSpawn => {

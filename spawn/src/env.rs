@@ -75,16 +75,30 @@ impl EnvChanges {
         } else {
             std::env::vars_os().collect()
         };
-        self.build_from(inherited, want_path)
+        // An unchanged environment is passed through whole, as std passes `environ`: the
+        // entries without `=` that `vars_os` skips go back where they were.
+        let raw = if self.is_unchanged() {
+            super::initial_env::malformed()
+        } else {
+            &[]
+        };
+        self.build_from(inherited, raw, want_path)
+    }
+
+    /// No `env_clear`, no variable set or removed.
+    fn is_unchanged(&self) -> bool {
+        !self.clear && self.vars.is_empty()
     }
 
     /// As [`build`](Self::build), from `inherited` in `environ` order. Unchanged variables
     /// keep that order (duplicates included, as `execve(environ)` would pass them); a changed
     /// key loses every inherited entry and set ones follow, sorted by key. `PATH` is the first
     /// one, as `getenv` finds it.
+    /// `raw` entries (`(index, bytes)`, ascending) are inserted at their index.
     fn build_from(
         &self,
         mut vars: Vec<(OsString, OsString)>,
+        raw: &[(usize, Vec<u8>)],
         want_path: bool,
     ) -> io::Result<(Envp, Option<OsString>)> {
         if !self.vars.is_empty() {
@@ -95,27 +109,58 @@ impl EnvChanges {
                     .filter_map(|(k, v)| Some((k.clone(), v.clone()?))),
             );
         }
-        let len = vars.iter().map(|(k, v)| entry_len(k, v)).sum();
-        let mut envp = Envp::with_capacity(len, vars.len());
-        for (k, v) in &vars {
-            check_no_nul(k, v)?;
-            envp.bytes.extend_from_slice(k.as_bytes());
-            envp.bytes.push(b'=');
-            envp.bytes.extend_from_slice(v.as_bytes());
-            envp.bytes.push(0);
+        let mut entries: Vec<Entry> = vars.iter().map(|(k, v)| Entry::Pair(k, v)).collect();
+        for (at, bytes) in raw {
+            entries.insert((*at).min(entries.len()), Entry::Raw(bytes));
+        }
+        let len = entries.iter().map(Entry::len).sum();
+        let mut envp = Envp::with_capacity(len, entries.len());
+        for e in &entries {
+            e.write(&mut envp.bytes)?;
         }
         // Pointers only once the buffer is complete: it never moves afterwards.
         let base = envp.bytes.as_ptr().cast::<c_char>();
         let mut offset = 0;
-        for (k, v) in &vars {
+        for e in &entries {
             envp.ptrs.push(base.wrapping_add(offset));
-            offset += entry_len(k, v);
+            offset += e.len();
         }
         envp.ptrs.push(std::ptr::null());
         let path = want_path
             .then(|| vars.into_iter().find(|(k, _)| k == "PATH").map(|(_, v)| v))
             .flatten();
         Ok((envp, path))
+    }
+}
+
+/// One `envp` string: a variable, or an inherited entry passed through as it was.
+enum Entry<'a> {
+    Pair(&'a OsStr, &'a OsStr),
+    Raw(&'a [u8]),
+}
+
+impl Entry<'_> {
+    /// The bytes it takes in the buffer, its NUL included.
+    fn len(&self) -> usize {
+        match self {
+            Entry::Pair(k, v) => entry_len(k, v),
+            Entry::Raw(b) => b.len() + 1,
+        }
+    }
+
+    /// Appends it; a NUL in a variable is an error naming it.
+    fn write(&self, buf: &mut Vec<u8>) -> io::Result<()> {
+        match self {
+            Entry::Pair(k, v) => {
+                check_no_nul(k, v)?;
+                buf.extend_from_slice(k.as_bytes());
+                buf.push(b'=');
+                buf.extend_from_slice(v.as_bytes());
+            }
+            Entry::Raw(b) => buf.extend_from_slice(b),
+        }
+        buf.push(0);
+        Ok(())
     }
 }
 
@@ -181,9 +226,29 @@ mod tests {
         #[case] want: &[&str],
         #[case] path: Option<&str>,
     ) {
-        let (envp, got_path) = c.build_from(pairs(inherited), true).unwrap();
+        let (envp, got_path) = c.build_from(pairs(inherited), &[], true).unwrap();
         assert_eq!(strings(&envp), want);
         assert_eq!(got_path.as_deref(), path.map(OsStr::new));
+    }
+
+    /// Entries without `=` go back at their index (past the end: last), between variables.
+    #[rstest]
+    #[case(&[("A", "1"), ("B", "2")], &[(1, "FOOBAR")], &["A=1", "FOOBAR", "B=2"])]
+    #[case(&[("A", "1")], &[(0, "X"), (1, "Y")], &["X", "Y", "A=1"])]
+    #[case(&[], &[(5, "Z")], &["Z"])]
+    fn raw_entries_go_back_where_they_were(
+        #[case] vars: &[(&str, &str)],
+        #[case] raw: &[(usize, &str)],
+        #[case] want: &[&str],
+    ) {
+        let raw: Vec<(usize, Vec<u8>)> = raw
+            .iter()
+            .map(|(i, s)| (*i, s.as_bytes().to_vec()))
+            .collect();
+        let (envp, _) = changes(false, &[])
+            .build_from(pairs(vars), &raw, false)
+            .unwrap();
+        assert_eq!(strings(&envp), want);
     }
 
     /// A thread's next spawn reuses the buffers of its last one, and a larger environment
@@ -192,11 +257,11 @@ mod tests {
     fn buffers_are_reused_and_grow() {
         let small = pairs(&[("A", "1")]);
         let (first, _) = changes(false, &[])
-            .build_from(small.clone(), false)
+            .build_from(small.clone(), &[], false)
             .unwrap();
         let first_ptrs = first.ptrs.as_ptr();
         drop(first);
-        let (again, _) = changes(false, &[]).build_from(small, false).unwrap();
+        let (again, _) = changes(false, &[]).build_from(small, &[], false).unwrap();
         assert_eq!(
             again.ptrs.as_ptr(),
             first_ptrs,
@@ -207,7 +272,7 @@ mod tests {
         let big: Vec<(OsString, OsString)> = (0..100)
             .map(|i| (format!("K{i}").into(), long.clone().into()))
             .collect();
-        let (envp, _) = changes(false, &[]).build_from(big, false).unwrap();
+        let (envp, _) = changes(false, &[]).build_from(big, &[], false).unwrap();
         let got = strings(&envp);
         assert_eq!(got.len(), 100);
         assert!(got
@@ -220,7 +285,7 @@ mod tests {
     #[test]
     fn path_only_when_wanted() {
         let (_, path) = changes(false, &[])
-            .build_from(pairs(&[("PATH", "/a")]), false)
+            .build_from(pairs(&[("PATH", "/a")]), &[], false)
             .unwrap();
         assert_eq!(path, None);
     }
@@ -229,7 +294,7 @@ mod tests {
     #[case("A\0B", "1", "environment variable name")]
     #[case("A", "1\x002", "the value of environment variable \"A\"")]
     fn nul_in_environment_is_named(#[case] k: &str, #[case] v: &str, #[case] msg: &str) {
-        let e = match changes(true, &[(k, Some(v))]).build_from(Vec::new(), true) {
+        let e = match changes(true, &[(k, Some(v))]).build_from(Vec::new(), &[], true) {
             Err(e) => e,
             Ok(_) => panic!("a NUL byte must be rejected"),
         };

@@ -9,8 +9,10 @@
 use std::ffi::c_char;
 
 use super::closefds;
+use super::command::PreExec;
 use super::error::errno;
 use super::fdplan::FdMove;
+use super::ids::{self, Ids};
 use super::os;
 use super::search::{Next, SearchState};
 
@@ -48,6 +50,11 @@ pub(super) struct ChildView {
     pub close_keep: *const libc::c_int,
     pub close_keep_len: usize,
     pub close_limit: Option<libc::c_int>,
+    /// The ids to take.
+    pub ids: *const Ids,
+    /// Closures to run last (non-empty only in a forked child).
+    pub pre_exec: *mut PreExec,
+    pub pre_exec_len: usize,
 }
 
 /// Prepares the child and execs. Returns only on failure, with the errno to report.
@@ -61,6 +68,12 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
     if let Some(pgid) = v.pgid {
         if libc::setpgid(0, pgid) == -1 {
             return errno();
+        }
+    }
+    if let Some(ids) = v.ids.as_ref() {
+        let e = ids::apply(ids);
+        if e != 0 {
+            return e;
         }
     }
     let rc = match v.cwd {
@@ -106,6 +119,12 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
     if e != 0 {
         return e;
     }
+    for f in slice_mut(v.pre_exec, v.pre_exec_len) {
+        let e = run_pre_exec(f);
+        if e != 0 {
+            return e;
+        }
+    }
     if let Some(limit) = v.close_limit {
         closefds::close_others(slice(v.close_keep, v.close_keep_len), limit);
     }
@@ -117,6 +136,17 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
         }
     }
     search.result()
+}
+
+/// Runs one `pre_exec` closure (only ever in a forked child): 0, or its error's errno
+/// (`EINVAL` if it has none, as std). A panic aborts the child, as in std, rather than
+/// unwinding into the copy of the parent's frames.
+unsafe fn run_pre_exec(f: &mut PreExec) -> libc::c_int {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(Ok(())) => 0,
+        Ok(Err(e)) => e.raw_os_error().unwrap_or(libc::EINVAL),
+        Err(_) => libc::abort(),
+    }
 }
 
 /// Sets every caught signal to `SIG_DFL`, so no parent handler can run in the child once the

@@ -23,10 +23,18 @@
 //! lacks: the newer spawn functions looked up at run time, flag values, owned
 //! `posix_spawn` objects, kernel structs). The only dependency is `libc`.
 //!
+//! std's platform extensions are in [`os`], as in std: `os::unix::process::{CommandExt,
+//! ExitStatusExt}` (`uid`, `gid`, `groups`, `pre_exec`, `exec`, `arg0`, `process_group`;
+//! `signal`, `core_dumped`, ...) and `os::linux::process::{ChildExt, CommandExt, PidFd}`
+//! (`create_pidfd`, `pidfd`), so `std::os::unix::process::CommandExt` becomes
+//! `spawnmatrix_spawn::os::unix::process::CommandExt`.
+//!
 //! Extensions over `std::process`:
 //! [`Command::current_dir_fd`], [`Command::fd`], [`Command::setsid`],
-//! [`Command::process_group`], [`Command::signal_mask`], [`Command::reset_signals`] and
-//! [`Command::strategy`]; [`Child::strategy`] says which strategy ran.
+//! [`Command::signal_mask`], [`Command::reset_signals`], [`Command::close_fds`] (close every
+//! fd the parent did not hand over) and [`Command::strategy`]; [`Child::strategy`] says
+//! which strategy ran, [`Child::exit_fd`] gives an fd that polls readable when the child
+//! exits (for event loops).
 //!
 //! # Semantics (the same for every [`Strategy`] on every platform)
 //!
@@ -39,8 +47,9 @@
 //!   which; an empty program is `ENOENT`; a signal number the platform does not know (in
 //!   `signal_mask` or `reset_signals`), `SIGKILL`/`SIGSTOP` in `reset_signals`, or a negative
 //!   child fd is `InvalidInput`.
-//! - **Order in the child:** `setsid`, `setpgid`, change directory, fd mapping, signal
-//!   dispositions, signal mask, closing the other fds ([`Command::close_fds`]), `execve`.
+//! - **Order in the child:** `setsid`, `setpgid`, `setgroups`/`setgid`/`setuid`, change
+//!   directory, fd mapping, signal dispositions, signal mask, `pre_exec` closures, closing the
+//!   other fds ([`Command::close_fds`]), `execve`.
 //! - **Program lookup.** A program containing `/` is used as given; a relative one is resolved
 //!   against the child's *new* working directory. A bare name is searched in the `PATH` of the
 //!   environment the child receives (the parent's when the environment is unchanged), or
@@ -68,7 +77,31 @@
 //! - **Environment.** When it is unchanged, the child gets a copy of the process environment
 //!   taken at spawn time under std's environment lock, so `std::env::set_var` in another thread
 //!   is safe, as with `std`. A `setenv` from C code in another thread is a data race (as with
-//!   `std`).
+//!   `std`). Entries without `=` (which `std::env::vars_os` skips) reach a child whose
+//!   environment is unchanged, as with std.
+//! - **Which strategy can do what.** `pre_exec` closures need a forked child: `Auto` uses
+//!   `fork` for them, and any other forced strategy is `Unsupported`. `posix_spawn` cannot
+//!   set ids (`uid`/`gid`/`groups`: `Unsupported`); the `CLONE_VM` strategies set them with raw
+//!   system calls that change only the child.
+//!
+//! # Differences from `std::process`
+//!
+//! Each one deliberate; `spawn/tests/std_parity` checks everything else against std.
+//! - An fd given to [`Command::fd`] (which std lacks) is owned by the `Command` and stays open
+//!   in the parent, close-on-exec, until the `Command` drops, so the next spawn can map it
+//!   again; a pipe's write end held that way keeps its reader from seeing end of file until
+//!   then. A `Stdio` made from a raw fd is marked close-on-exec in the parent, so it reaches
+//!   no child it was not given to; std leaves its flags alone.
+//! - A failed `execve` of a file without a `#!` line is `ENOEXEC`; std's `fork` path (used
+//!   with `pre_exec`, `uid`, ... and by `exec`) goes through `execvp`, which on glibc runs such
+//!   a file with `/bin/sh`: a shell nobody asked for would hide a broken program.
+//! - Entries without `=` are those of the initial environment (recorded before `main`); std
+//!   hands over the live `environ`, so it would also pass ones C code adds by writing
+//!   `environ` itself: this crate never reads `environ` while another thread may change it.
+//! - `{:#?}` of a `Command` adds this crate's settings after std's fields (each only when
+//!   set), and prints `Stdio` fds as std's internal types print them.
+//! - [`os::linux::process::PidFd::wait`] reaps the child; the `Child` cannot wait for it
+//!   afterwards (`ECHILD`), where std's `Child` asks the pidfd (Linux 6.15+).
 //!
 //! # Strategies
 //!
@@ -91,15 +124,20 @@ pub mod sys;
 mod child;
 mod closefds;
 mod command;
+mod command_debug;
+mod command_iters;
 mod cstr;
 mod dispatch;
 mod env;
 mod error;
+mod exec;
 mod exec_child;
 mod fdplan;
 mod fork;
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 mod glibc_version;
+mod ids;
+mod initial_env;
 mod learned;
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 mod glibc_version {
@@ -108,15 +146,27 @@ mod glibc_version {
         false
     }
 }
-mod os;
+#[path = "std_os/mod.rs"]
+pub mod os;
 mod output;
 mod plan;
+// Per-platform facts (`NSIG`, a close-on-exec pipe, ...); the folder keeps its name, the
+// module name `os` is the public one std's extension traits live under.
+#[path = "os/mod.rs"]
+mod platform;
 mod posix;
 mod search;
 mod sigs;
 mod status;
 mod stdio;
 mod strategy;
+
+#[cfg(target_os = "linux")]
+#[path = "pidfd_linux.rs"]
+mod pidfd;
+#[cfg(not(target_os = "linux"))]
+#[path = "pidfd_none.rs"]
+mod pidfd;
 
 #[cfg(target_os = "linux")]
 mod linux;
@@ -134,7 +184,13 @@ struct ReadmeExample;
 
 pub use child::Child;
 pub use command::Command;
+pub use command_iters::{CommandArgs, CommandEnvs};
 pub use error::{InputError, UnsupportedError};
 pub use status::{ExitStatus, Output};
+/// Not about spawning; re-exported so that `std::process::` paths need only one change.
+pub use std::process::{abort, exit, id, ExitCode, Termination};
+/// The parent's ends of a child's piped stdio are std's own types, so code that names them
+/// keeps compiling.
+pub use std::process::{ChildStderr, ChildStdin, ChildStdout};
 pub use stdio::Stdio;
 pub use strategy::{ParseStrategyError, Strategy};

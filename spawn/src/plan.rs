@@ -8,12 +8,13 @@ use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 
 use super::closefds::ClosePlan;
-use super::command::{Command, Cwd, Defaults, Mask};
+use super::command::{Command, Cwd, Defaults, Mask, PreExec};
 use super::cstr::c_string;
 use super::env::Envp;
 use super::error::InputError;
 use super::exec_child::{ChildCwd, ChildView};
 use super::fdplan::FdPlan;
+use super::ids::Ids;
 use super::search;
 use super::sigs;
 use super::stdio::{set_cloexec, Stdio, StdioKind};
@@ -48,6 +49,13 @@ pub(super) struct Prepared {
     _child_ends: Vec<OwnedFd>,
     /// What the child keeps when it closes the other fds (`Command::close_fds`).
     pub close: Option<ClosePlan>,
+    /// The ids the child takes.
+    pub ids: Ids,
+    /// The command's `pre_exec` closures (only a forked child may run them).
+    pre_exec: *mut PreExec,
+    pub pre_exec_len: usize,
+    /// Whether the caller asked for a pidfd.
+    pub create_pidfd: bool,
 }
 
 impl Prepared {
@@ -107,6 +115,10 @@ impl Prepared {
                 default_signals,
                 _child_ends: fd_setup.child_ends,
                 close,
+                ids: cmd.ids.clone(),
+                pre_exec: std::ptr::null_mut(),
+                pre_exec_len: 0,
+                create_pidfd: cmd.create_pidfd,
             },
             fd_setup.parent,
         ))
@@ -140,7 +152,22 @@ impl Prepared {
                 .map_or(std::ptr::null(), |c| c.keep.as_ptr()),
             close_keep_len: self.close.as_ref().map_or(0, |c| c.keep.len()),
             close_limit: self.close.as_ref().map(|c| c.limit),
+            ids: &self.ids,
+            pre_exec: self.pre_exec,
+            pre_exec_len: self.pre_exec_len,
         }
+    }
+
+    /// Hands the command's `pre_exec` closures to the child; they stay owned by the command,
+    /// which outlives the spawn.
+    pub(super) fn set_pre_exec(&mut self, closures: &mut [PreExec]) {
+        self.pre_exec = closures.as_mut_ptr();
+        self.pre_exec_len = closures.len();
+    }
+
+    /// Why only a forked child can run this request, if so.
+    pub(super) fn needs_fork(&self) -> Option<&'static str> {
+        (self.pre_exec_len > 0).then_some("run pre_exec closures (they need a forked child)")
     }
 
     /// Whether the program is a relative path that the child must resolve after changing

@@ -1,11 +1,14 @@
 //! A finished child's status, and the captured output of `Command::output`.
 
 use std::fmt;
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::ExitStatusExt as _;
 
-/// How a child ended: the raw `waitpid` status. Mirrors `std::process::ExitStatus`.
+/// How a child ended: the raw `waitpid` status. Mirrors `std::process::ExitStatus`; the
+/// signal, core dump and raw word are in [`ExitStatusExt`](super::os::unix::process::ExitStatusExt),
+/// as in std. `Default` is "exited 0", as in std.
 ///
 /// ```
+/// use spawnmatrix_spawn::os::unix::process::ExitStatusExt;
 /// use spawnmatrix_spawn::Command;
 ///
 /// let status = Command::new("sh").args(["-c", "exit 3"]).status()?;
@@ -13,20 +16,10 @@ use std::os::unix::process::ExitStatusExt;
 /// assert_eq!(status.to_string(), "exit status: 3");
 /// # Ok::<(), std::io::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ExitStatus(pub(super) libc::c_int);
 
 impl ExitStatus {
-    /// A status from a raw `waitpid` status word.
-    pub fn from_raw(raw: libc::c_int) -> ExitStatus {
-        ExitStatus(raw)
-    }
-
-    /// The raw `waitpid` status word.
-    pub fn into_raw(self) -> libc::c_int {
-        self.0
-    }
-
     /// Exited with code 0.
     pub fn success(self) -> bool {
         self.code() == Some(0)
@@ -35,16 +28,6 @@ impl ExitStatus {
     /// The exit code, if the child exited.
     pub fn code(self) -> Option<i32> {
         libc::WIFEXITED(self.0).then(|| libc::WEXITSTATUS(self.0))
-    }
-
-    /// The signal that killed the child, if one did.
-    pub fn signal(self) -> Option<i32> {
-        libc::WIFSIGNALED(self.0).then(|| libc::WTERMSIG(self.0))
-    }
-
-    /// Whether the child was killed and dumped core.
-    pub fn core_dumped(self) -> bool {
-        libc::WIFSIGNALED(self.0) && libc::WCOREDUMP(self.0)
     }
 }
 
@@ -74,28 +57,44 @@ pub struct Output {
 
 #[cfg(test)]
 mod tests {
+    use super::super::os::unix::process::ExitStatusExt;
     use super::*;
     use rstest::rstest;
 
+    /// Every view of a status word agrees with std's, stopped and continued included.
     #[rstest]
     #[case(0, Some(0), None, true)]
     #[case(3 << 8, Some(3), None, false)]
     #[case(libc::SIGKILL, None, Some(libc::SIGKILL), false)]
     #[case(libc::SIGSEGV | 0x80, None, Some(libc::SIGSEGV), false)]
+    #[case((libc::SIGSTOP << 8) | 0x7f, None, None, false)]
+    #[case(0xffff, None, None, false)]
     fn decodes_wait_status(
         #[case] raw: i32,
         #[case] code: Option<i32>,
         #[case] signal: Option<i32>,
         #[case] success: bool,
     ) {
+        use std::os::unix::process::ExitStatusExt as StdExt;
         let s = ExitStatus::from_raw(raw);
+        let std_s = std::process::ExitStatus::from_raw(raw);
         assert_eq!(s.code(), code);
         assert_eq!(s.signal(), signal);
         assert_eq!(s.success(), success);
-        assert_eq!(s.core_dumped(), raw & 0x80 != 0);
+        assert_eq!(s.core_dumped(), raw & 0x80 != 0 && signal.is_some());
+        assert_eq!(s.to_string(), std_s.to_string());
+        assert_eq!(s.stopped_signal(), StdExt::stopped_signal(&std_s));
+        assert_eq!(s.continued(), StdExt::continued(&std_s));
+        assert_eq!(s.into_raw(), StdExt::into_raw(std_s));
+    }
+
+    #[test]
+    fn default_is_exit_zero_like_std() {
+        let d = ExitStatus::default();
         assert_eq!(
-            s.to_string(),
-            std::process::ExitStatus::from_raw(raw).to_string()
+            d.to_string(),
+            std::process::ExitStatus::default().to_string()
         );
+        assert!(d.success());
     }
 }

@@ -1,8 +1,9 @@
 //! What a child's stdin, stdout or stderr is connected to.
 
+use std::fmt;
 use std::fs::File;
 use std::io;
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+use std::os::fd::{AsRawFd, BorrowedFd, FromRawFd, OwnedFd, RawFd};
 use std::process::{ChildStderr, ChildStdin, ChildStdout};
 
 use super::error::check;
@@ -22,15 +23,42 @@ use super::error::check;
 /// assert!(output.status.success() && output.stdout.is_empty());
 /// # Ok::<(), std::io::Error>(())
 /// ```
-#[derive(Debug)]
 pub struct Stdio(pub(super) StdioKind);
 
-#[derive(Debug)]
 pub(super) enum StdioKind {
     Inherit,
     Null,
     Piped,
     Fd(OwnedFd),
+    /// This process's stdout or stderr, borrowed (`From<io::Stdout>`/`From<io::Stderr>`).
+    Static(BorrowedFd<'static>),
+}
+
+impl fmt::Debug for Stdio {
+    /// `Stdio { .. }`, as std prints it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Stdio").finish_non_exhaustive()
+    }
+}
+
+impl fmt::Debug for StdioKind {
+    /// std's names for the same cases, as `{:#?}` of a `Command` shows them.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        /// std keeps a given fd in its `FileDesc` type.
+        struct FileDesc<'a>(&'a OwnedFd);
+        impl fmt::Debug for FileDesc<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_tuple("FileDesc").field(self.0).finish()
+            }
+        }
+        match self {
+            StdioKind::Inherit => f.write_str("Inherit"),
+            StdioKind::Null => f.write_str("Null"),
+            StdioKind::Piped => f.write_str("MakePipe"),
+            StdioKind::Fd(fd) => f.debug_tuple("Fd").field(&FileDesc(fd)).finish(),
+            StdioKind::Static(fd) => f.debug_tuple("StaticFd").field(fd).finish(),
+        }
+    }
 }
 
 impl Stdio {
@@ -53,6 +81,33 @@ impl Stdio {
 impl From<OwnedFd> for Stdio {
     fn from(fd: OwnedFd) -> Stdio {
         Stdio(StdioKind::Fd(fd))
+    }
+}
+
+impl From<io::Stdout> for Stdio {
+    /// The child writes to this process's stdout (fd 1) directly, as in std.
+    fn from(_: io::Stdout) -> Stdio {
+        // SAFETY: fd 1 stays open for the life of the process, as std assumes too.
+        Stdio(StdioKind::Static(unsafe {
+            BorrowedFd::borrow_raw(libc::STDOUT_FILENO)
+        }))
+    }
+}
+
+impl From<io::Stderr> for Stdio {
+    /// The child writes to this process's stderr (fd 2) directly, as in std.
+    fn from(_: io::Stderr) -> Stdio {
+        // SAFETY: fd 2 stays open for the life of the process, as std assumes too.
+        Stdio(StdioKind::Static(unsafe {
+            BorrowedFd::borrow_raw(libc::STDERR_FILENO)
+        }))
+    }
+}
+
+impl FromRawFd for Stdio {
+    /// Takes ownership of `fd`, as std does.
+    unsafe fn from_raw_fd(fd: RawFd) -> Stdio {
+        Stdio::from(OwnedFd::from_raw_fd(fd))
     }
 }
 
@@ -121,6 +176,12 @@ impl StdioKind {
                     parent: None,
                 }
             }
+            // Not marked close-on-exec: it is this process's own stdout or stderr.
+            StdioKind::Static(fd) => StdioSetup {
+                child_src: Some(fd.as_raw_fd()),
+                child_owned: None,
+                parent: None,
+            },
         })
     }
 }

@@ -15,6 +15,7 @@ use super::summary::{record_explained, Finding, Summary};
 use super::sys::{self, Extensions};
 use super::translate::{cloexec_strays, translate, Translation};
 use super::{rawspawn, reap, reference};
+use crate::spawn::os::unix::process::ExitStatusExt;
 use crate::spawn::Strategy;
 
 /// Who runs a sequence.

@@ -3,6 +3,7 @@
 use std::io;
 use std::path::Path;
 
+use crate::spawn::os::unix::process::ExitStatusExt;
 use crate::spawn::{Child, Command, Strategy};
 
 use super::load::{Ended, Pipes, Running, Spawner};

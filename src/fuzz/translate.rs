@@ -15,6 +15,7 @@ use std::os::fd::{FromRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
+use crate::spawn::os::unix::process::CommandExt;
 use crate::spawn::Command;
 
 use super::command::ChildCommand;

@@ -5,6 +5,7 @@
 use std::io::{ErrorKind, Read, Write};
 use std::time::Duration;
 
+use spawnmatrix::spawn::os::unix::process::ExitStatusExt;
 use spawnmatrix::spawn::{Command, Stdio};
 
 use super::strategies::each;

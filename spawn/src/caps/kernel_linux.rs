@@ -5,6 +5,9 @@
 //! - `CLONE_CLEAR_SIGHAND`: a real `clone3` with that flag and fork semantics (no
 //!   `CLONE_VM`); the child `_exit(0)`s at once and is reaped here. `EINVAL` = not supported.
 //! - `pidfd_open`: `pidfd_open(getpid(), 0)`; the fd (always close-on-exec) is closed again.
+//!   (`Command::close_fds` and `Child::exit_fd`/`create_pidfd` rely on these two.)
+//! - `close_range`: `close_range(~0U, ~0U, 0)` closes the one fd number no process has open;
+//!   0 means the kernel has it (5.9+), `ENOSYS` that it does not.
 
 use std::ffi::c_long;
 use std::io;
@@ -25,6 +28,7 @@ pub(super) fn detect() -> Vec<(String, Capability)> {
         ("clone3".to_string(), clone3),
         ("CLONE_CLEAR_SIGHAND".to_string(), clear_sighand),
         ("pidfd_open".to_string(), pidfd_open()),
+        ("close_range".to_string(), close_range()),
     ]
 }
 
@@ -119,4 +123,14 @@ fn pidfd_open() -> Capability {
     let closed = unsafe { libc::close(fd as libc::c_int) };
     let note = (closed != 0).then(|| format!("close failed: {}", errno::name(last_errno())));
     observed(true, "kernel-syscall", note)
+}
+
+fn close_range() -> Capability {
+    let top = libc::c_uint::MAX;
+    // SAFETY: closes fd number 2^32-1 at most, which cannot be open.
+    let rc = unsafe { libc::syscall(libc::SYS_close_range, top, top, 0 as libc::c_uint) };
+    if rc == -1 {
+        return observed(false, "kernel-syscall", Some(errno::name(last_errno())));
+    }
+    observed(true, "kernel-syscall", None)
 }

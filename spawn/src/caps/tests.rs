@@ -74,12 +74,14 @@ fn musl(#[case] name: &str, #[case] available: bool, #[case] how: &str) {
     );
 }
 
-/// This machine's kernel (6.x) has clone3, CLONE_CLEAR_SIGHAND (5.5) and pidfd_open (5.3).
+/// This machine's kernel (6.x) has clone3, CLONE_CLEAR_SIGHAND (5.5), pidfd_open (5.3) and
+/// close_range (5.9).
 #[cfg(target_os = "linux")]
 #[rstest]
 #[case("clone3")]
 #[case("CLONE_CLEAR_SIGHAND")]
 #[case("pidfd_open")]
+#[case("close_range")]
 fn linux_kernel_features(#[case] name: &str) {
     let cap = &detect()[name];
     assert!(cap.available, "{name}: {cap:?}");

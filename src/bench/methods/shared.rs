@@ -6,6 +6,7 @@ use super::super::workload::{Stdio, Workload};
 use super::super::BenchError;
 use super::fork::spawn_error;
 use super::{Candidate, Method, Skipped};
+use crate::spawn::os::unix::process::ExitStatusExt;
 use crate::spawn::{Command, Stdio as SharedStdio, Strategy};
 
 pub struct Shared {

@@ -10,6 +10,7 @@ use crate::conformance::case::{Action, Case, Env, Pgroup, PidArg, Scenario, Spaw
 use crate::conformance::names;
 use crate::conformance::outcome::Outcome;
 use crate::conformance::plan::{Plan, PlannedAction};
+use crate::spawn::os::unix::process::{CommandExt, ExitStatusExt};
 use crate::spawn::{Command, Strategy};
 
 /// Why the shared API cannot express `case`, or `Ok`.

@@ -1,0 +1,144 @@
+//! `Debug` for `Command` in std's format, so logs read the same after switching: `{:?}` is a
+//! shell-like command line (`cd "dir" && env -i A="1" "prog" "arg"`), `{:#?}` a struct with
+//! std's field names. The extensions follow std's fields in `{:#?}`, each only when set.
+
+use std::ffi::OsStr;
+use std::fmt;
+use std::os::unix::ffi::OsStrExt;
+
+use super::command::{Command, Cwd};
+use super::env::EnvChanges;
+
+/// An `OsStr` printed as std prints the C string it becomes (quoted, as `OsStr` prints);
+/// a string with a NUL byte prints as `"<string-with-nul>"`, std's stand-in for it.
+pub(super) struct CStrDebug<'a>(pub &'a OsStr);
+
+impl fmt::Debug for CStrDebug<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0.as_bytes().contains(&0) {
+            fmt::Debug::fmt(OsStr::new("<string-with-nul>"), f)
+        } else {
+            fmt::Debug::fmt(self.0, f)
+        }
+    }
+}
+
+/// The environment changes, as std's `CommandEnv` prints them.
+struct EnvDebug<'a>(&'a EnvChanges);
+
+impl fmt::Debug for EnvDebug<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CommandEnv")
+            .field("clear", &self.0.clear)
+            .field("vars", &self.0.vars)
+            .finish()
+    }
+}
+
+/// The whole argv, as std prints its argument array.
+struct ArgvDebug<'a>(&'a Command);
+
+impl fmt::Debug for ArgvDebug<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries(self.0.argv.iter().map(|a| CStrDebug(a)))
+            .finish()
+    }
+}
+
+impl fmt::Debug for Command {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if f.alternate() {
+            self.fmt_struct(f)
+        } else {
+            self.fmt_line(f)
+        }
+    }
+}
+
+impl Command {
+    /// `cd DIR && ` (or `env -i `, `env -u K `), `K="v" `, `[PROGRAM] ` when `argv[0]`
+    /// differs, then argv, each quoted.
+    fn fmt_line(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(dir) = self.get_current_dir() {
+            write!(f, "cd {:?} && ", CStrDebug(dir.as_os_str()))?;
+        }
+        if self.env.clear {
+            f.write_str("env -i ")?;
+        } else {
+            let mut removed = self.get_envs().filter(|(_, v)| v.is_none()).peekable();
+            if removed.peek().is_some() {
+                f.write_str("env ")?;
+            }
+            for (k, _) in removed {
+                write!(f, "-u {} ", k.to_string_lossy())?;
+            }
+        }
+        for (k, v) in self.get_envs() {
+            if let Some(v) = v {
+                write!(f, "{}={v:?} ", k.to_string_lossy())?;
+            }
+        }
+        let arg0 = self.argv.first().map_or(OsStr::new(""), |a| a.as_os_str());
+        if self.program.as_os_str() != arg0 {
+            write!(f, "[{:?}] ", CStrDebug(&self.program))?;
+        }
+        write!(f, "{:?}", CStrDebug(arg0))?;
+        for a in self.get_args() {
+            write!(f, " {:?}", CStrDebug(a))?;
+        }
+        Ok(())
+    }
+
+    /// std's fields in std's order (each only when set, as std does), then this crate's.
+    fn fmt_struct(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut d = f.debug_struct("Command");
+        d.field("program", &CStrDebug(&self.program))
+            .field("args", &ArgvDebug(self));
+        if self.env.clear || !self.env.vars.is_empty() {
+            d.field("env", &EnvDebug(&self.env));
+        }
+        if let Some(dir) = self.get_current_dir() {
+            d.field("cwd", &Some(CStrDebug(dir.as_os_str())));
+        }
+        if self.ids.uid.is_some() {
+            d.field("uid", &self.ids.uid);
+        }
+        if self.ids.gid.is_some() {
+            d.field("gid", &self.ids.gid);
+        }
+        if self.ids.groups.is_some() {
+            d.field("groups", &self.ids.groups);
+        }
+        for (name, s) in ["stdin", "stdout", "stderr"].into_iter().zip(&self.stdio) {
+            if let Some(s) = s {
+                d.field(name, &Some(&s.0));
+            }
+        }
+        if self.pgid.is_some() {
+            d.field("pgroup", &self.pgid);
+        }
+        if cfg!(target_os = "linux") {
+            d.field("create_pidfd", &self.create_pidfd);
+        }
+        if self.setsid {
+            d.field("setsid", &self.setsid);
+        }
+        if let Some(Cwd::Fd(fd)) = &self.cwd {
+            d.field("cwd_fd", fd);
+        }
+        if !self.fds.is_empty() {
+            d.field("fds", &self.fds);
+        }
+        if !self.reset_signals.is_empty() {
+            d.field("reset_signals", &self.reset_signals);
+        }
+        if self.close_fds {
+            d.field("close_fds", &self.close_fds);
+        }
+        if self.strategy != super::strategy::Strategy::Auto {
+            d.field("strategy", &self.strategy);
+        }
+        d.finish()
+    }
+}

@@ -1,0 +1,27 @@
+//! The libc calls, for a forked child (its only thread): every platform but Linux.
+
+use crate::error::errno;
+
+/// 0 for a call that returned 0, else the errno.
+unsafe fn rc(r: libc::c_int) -> libc::c_int {
+    if r == 0 {
+        0
+    } else {
+        errno()
+    }
+}
+
+pub(super) unsafe fn set_groups(groups: &[libc::gid_t]) -> libc::c_int {
+    let Ok(n) = groups.len().try_into() else {
+        return libc::EINVAL;
+    };
+    rc(libc::setgroups(n, groups.as_ptr()))
+}
+
+pub(super) unsafe fn set_gid(gid: libc::gid_t) -> libc::c_int {
+    rc(libc::setgid(gid))
+}
+
+pub(super) unsafe fn set_uid(uid: libc::uid_t) -> libc::c_int {
+    rc(libc::setuid(uid))
+}
