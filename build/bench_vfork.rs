@@ -1,7 +1,7 @@
 //! Compiles the benchmark's vfork shim (`src/bench/methods/vfork_shim.c`) and sets
 //! `cfg(spawnmatrix_vfork_shim)` when it is linked in. Rust cannot call vfork itself (it
-//! returns twice and Rust has no `returns_twice`), so a C function calls it. Cross builds for
-//! `cargo check` have no C compiler for the target: they get no shim and no `raw:vfork`.
+//! returns twice and Rust has no `returns_twice`), so a C function calls it. Cross builds without a
+//! C compiler for the target (`cargo check`): they get no shim and no `raw:vfork`.
 
 use crate::target::Target;
 
@@ -10,7 +10,7 @@ const SHIM: &str = "src/bench/methods/vfork_shim.c";
 pub fn build(target: &Target) {
     println!("cargo:rustc-check-cfg=cfg(spawnmatrix_vfork_shim)");
     println!("cargo:rerun-if-changed={SHIM}");
-    if !target.runs_on_host() || target.os == "cygwin" {
+    if !target.builds_c() || target.os == "cygwin" {
         return;
     }
     cc::Build::new()

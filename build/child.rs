@@ -6,8 +6,9 @@
 //! the same kernel family; otherwise dynamically, with a warning. On Linux x86_64/aarch64
 //! `spawnmatrix-true` is built freestanding (no libc: `_start` makes the exit syscall),
 //! because exec cost grows with the libc's start-up: measured here with posix_spawn+wait, a
-//! static-glibc `true` took a median 408 µs, static musl 127 µs, freestanding 118 µs. Targets whose programs
-//! cannot run here (cross builds for `cargo check`) get no programs: the crate then reports a
+//! static-glibc `true` took a median 408 µs, static musl 127 µs, freestanding 118 µs. Cross targets are
+//! built with the compiler named for them (`Target::builds_c`); without one (`cargo check`
+//! for another OS) they get no programs: the crate then reports a
 //! clear error at run time instead of failing the build.
 
 use std::fmt::Write as _;
@@ -55,13 +56,15 @@ pub fn embed(target: &Target) {
         } else {
             &[STATIC, DYNAMIC]
         };
-        let result = if target.runs_on_host() {
+        let result = if target.builds_c() {
             compile(target, Path::new(source), &target.out_dir.join(name), ways)
         } else {
             Err(format!(
-                "{name} is not built for {}: its programs cannot be built and run on this \
-                 {} build machine; set SPAWNMATRIX_{constant} to a helper built on the target",
-                target.triple, target.host
+                "{name} is not built for {}: this {} build machine has no C compiler for it \
+                 (set CC_{}); set SPAWNMATRIX_{constant} to a helper built for the target",
+                target.triple,
+                target.host,
+                target.triple.replace('-', "_")
             ))
         };
         match result {

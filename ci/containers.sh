@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The libc matrix in containers: each Debian suite's own glibc, Alpine's musl (--pull only),
-# plus two static musl builds run on this host. The GitHub workflow's Linux jobs run this same
+# plus two static musl builds and the two i686 (32-bit) builds run on this host. The GitHub workflow's Linux jobs run this same
 # script with --pull.
 #
-#   ci/containers.sh [--out DIR] [--cache DIR] [--pull] [--no-musl] [--no-cases]
+#   ci/containers.sh [--out DIR] [--cache DIR] [--pull] [--no-containers] [--no-musl] [--no-i686] [--no-cases]
 #                    [--bench SIZES | --no-bench] [COLUMN...]
 #
 # COLUMN is a Debian suite (bullseye bookworm trixie sid; default all four) or, with --pull,
@@ -16,7 +16,9 @@
 # is judged with the recorded expectations (targets/<family>/expectations/). Writes one report
 # per column to DIR (default targets/reports): container-debian-SUITE.json,
 # container-alpine.json, native-x86_64-linux-musl-rust.json,
-# native-x86_64-linux-musl-debian.json. Debootstrap roots are cached under
+# native-x86_64-linux-musl-debian.json, native-i686-linux-gnu.json (glibc from gcc-multilib's
+# libc6-i386) and native-i686-linux-musl.json (Rust's bundled musl, static; the helper built by
+# zig). Debootstrap roots are cached under
 # $SPAWNMATRIX_CACHE (default /var/cache/spawnmatrix as root, else ~/.cache/spawnmatrix); the
 # mirror comes from this machine's apt sources ($SPAWNMATRIX_MIRROR overrides). The engine is
 # podman (with runc) or docker, whichever works first; $SPAWNMATRIX_ENGINE picks one. Anything
@@ -34,6 +36,8 @@ targets_in=/spawnmatrix/targets
 out=targets/reports
 cache=${SPAWNMATRIX_CACHE:-}
 musl=1
+i686=1
+containers=1
 pull=0
 cases_flag=()
 bench_flag=(--bench "$ci_bench_sizes")
@@ -43,6 +47,8 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --cache) cache=$2; shift 2 ;;
     --no-musl) musl=0; shift ;;
+    --no-i686) i686=0; shift ;;
+    --no-containers) containers=0; shift ;;
     --pull) pull=1; shift ;;
     --no-cases) cases_flag=(--no-cases); shift ;;
     --bench) bench_flag=(--bench "$2"); shift 2 ;;
@@ -292,13 +298,19 @@ build_musl_debian() {
     || { fail "musl (Debian) build failed"; return 1; }
 }
 
-run_musl() { # name binary description
+# The i686 targets, natively (an x86_64 kernel runs 32-bit programs): glibc dynamic, musl static.
+build_i686() { # triple
+  log "build: cargo build --release --target $1"
+  cargo build --quiet --release --target "$1" --bin spawnmatrix || { fail "$1 build failed"; return 1; }
+}
+
+run_native() { # name binary description static|dynamic
   local name=$1 bin=$2 desc=$3 t0=$SECONDS
-  if readelf -l "$bin" 2>/dev/null | grep -q INTERP; then fail "$name: $bin is not static"; return 0; fi
+  if [ "$4" = static ] && readelf -l "$bin" 2>/dev/null | grep -q INTERP; then fail "$name: $bin is not static"; return 0; fi
   check_helper "$name" "$(built_helper "$(dirname "$bin")")"
   local tmp=$out/.native-$name.json.tmp
   log "$name: probe on this host ($desc)"
-  local dest=$out/native-x86_64-linux-$name.json
+  local dest=$out/native-$name.json
   if SPAWNMATRIX_CASES=$repo/conformance/cases SPAWNMATRIX_TARGETS=$repo/targets \
       "$bin" probe --json "${cases_flag[@]}" "${bench_flag[@]}" --provenance native \
       --host "$(. /etc/os-release && echo "$PRETTY_NAME") build machine; $desc" >"$tmp" 2>"$tmp.err" \
@@ -312,10 +324,12 @@ run_musl() { # name binary description
 
 # --- main ----------------------------------------------------------------------------------
 
-log "columns: ${suites[*]}$([ $musl = 1 ] && echo ' + musl (Rust) + musl (Debian)') -> $out"
+log "columns: $([ $containers = 1 ] && echo "${suites[*]}")$([ $musl = 1 ] && echo ' + musl (Rust) + musl (Debian)')$([ $i686 = 1 ] && echo ' + i686 gnu + i686 musl') -> $out"
 debian=()
 for s in "${suites[@]}"; do [ "$s" = alpine ] || debian+=("$s"); done
-if find_engine; then
+if [ $containers = 0 ]; then
+  log "no containers (--no-containers)"
+elif find_engine; then
   log "engine: ${engine[*]}"
   # Debootstrap (network and disk) while cargo builds (CPU); each root is checked after.
   roots_pid=""
@@ -338,9 +352,19 @@ else
   note "SKIPPED ${suites[*]}: neither podman nor a docker engine works here"
 fi
 if [ $musl = 1 ]; then
-  if build_musl_rust; then run_musl musl-rust "$musl_rust_bin" "Rust's bundled musl, static"; fi
+  if build_musl_rust; then run_native x86_64-linux-musl-rust "$musl_rust_bin" "Rust's bundled musl, static" static; fi
   if build_musl_debian; then
-    run_musl musl-debian "$musl_debian_bin" "Debian's musl $(dpkg-query -W -f '${Version}' musl-dev 2>/dev/null), static"
+    run_native x86_64-linux-musl-debian "$musl_debian_bin" "Debian's musl $(dpkg-query -W -f '${Version}' musl-dev 2>/dev/null), static" static
+  fi
+fi
+if [ $i686 = 1 ]; then
+  if build_i686 i686-unknown-linux-gnu; then
+    run_native i686-linux-gnu "$target_dir/i686-unknown-linux-gnu/release/spawnmatrix" \
+      "i686 (32-bit) on the x86_64 kernel; glibc $(dpkg-query -W -f '${Version}' libc6-i386 2>/dev/null) from libc6-i386" dynamic
+  fi
+  if build_i686 i686-unknown-linux-musl; then
+    run_native i686-linux-musl "$target_dir/i686-unknown-linux-musl/release/spawnmatrix" \
+      "i686 (32-bit) on the x86_64 kernel; Rust's bundled musl, static" static
   fi
 fi
 

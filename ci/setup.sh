@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Installs what spawnmatrix's checks need on a fresh Debian or Ubuntu machine. Idempotent: each
 # step checks before it installs, so .ci/run can call it every time. Pass group names to limit
-# the work: rust, msrv, nightly, apt-base, apt-containers, apt-browser, pip (default: all).
+# the work: rust, msrv, nightly, apt-base, apt-containers, apt-browser, pip, emulation
+# (default: all).
 #   rust     the cross targets, clippy and rustfmt on the default toolchain
 #   msrv     the toolchain of each package's rust-version (ci/checks/55-msrv.sh)
 #   nightly  the nightly pinned in ci/nightly-toolchain, with rust-src (Cygwin, -Zbuild-std)
 #   pip      the Python tools of ci/requirements.txt, in the venv that ci/env.sh names
+#   emulation  ci/emulate.sh: QEMU, cpio, its two Rust targets, and each guest's Debian
+#            packages (kernel, busybox-static; libc6 + libgcc-s1 for the glibc guest), fetched
+#            with `apt-get download` into $SPAWNMATRIX_CACHE/debs/ARCH
 set -euo pipefail
 cd "$(dirname "$0")/.."
 groups=("$@")
-[ ${#groups[@]} -gt 0 ] || groups=(rust msrv nightly apt-base apt-containers apt-browser pip)
+[ ${#groups[@]} -gt 0 ] || groups=(rust msrv nightly apt-base apt-containers apt-browser pip emulation)
 want() { local g; for g in "${groups[@]}"; do [ "$g" = "$1" ] && return 0; done; return 1; }
 log() { printf 'setup: %s\n' "$*" >&2; }
 # shellcheck source=ci/env.sh
@@ -49,7 +53,12 @@ if want rust; then
 fi
 # The Cygwin cross-check and the workflow's Cygwin job build std from source (-Zbuild-std)
 # with this one nightly: tier-3 targets break between nightlies.
-if want nightly; then toolchain_install "$(cat ci/nightly-toolchain)" rust-src; fi
+# cargo-fuzz drives the parser fuzzing (ci/checks/56-parser-fuzz.sh) with that nightly.
+if want nightly; then
+  toolchain_install "$(cat ci/nightly-toolchain)" rust-src
+  command -v cargo-fuzz >/dev/null \
+    || { log "cargo install cargo-fuzz"; cargo install cargo-fuzz --version 0.13.2 --locked >/dev/null; }
+fi
 # gcc + libc6-dev (libc.a) build the static child helper in build.rs; musl-gcc builds it for the
 # musl target; binutils' objdump checks that no newer spawn symbol is linked hard (a sys test).
 # actionlint checks the workflow's run: blocks with shellcheck; 60-workflows.sh the scripts too.
@@ -76,4 +85,43 @@ fi
 # (after pip, which installs python3 on a machine that had none).
 if want msrv; then
   for v in $(python3 ci/pins.py msrv-packages | awk '{print $2}' | sort -u); do toolchain_install "$v"; done
+fi
+if want emulation; then
+  apt_install qemu-system-arm cpio
+  for t in aarch64-unknown-linux-musl armv7-unknown-linux-gnueabihf; do
+    rustup target list --installed | grep -qx "$t" || { log "rustup target add $t"; rustup target add "$t" >/dev/null; }
+  done
+  cache=${SPAWNMATRIX_CACHE:-}
+  [ -n "$cache" ] || { [ "$(id -u)" = 0 ] && cache=/var/cache/spawnmatrix || cache=$HOME/.cache/spawnmatrix; }
+  # As root, apt drops to its sandbox user, which cannot write into root's cache folder.
+  download() { apt-get -o APT::Sandbox::User="$(id -un)" download -qq "$@"; }
+  # debian arch, kernel metapackage, then the other packages the guest gets.
+  for spec in "arm64 linux-image-arm64 busybox-static" \
+              "armhf linux-image-armmp-lpae busybox-static libc6 libgcc-s1"; do
+    read -r arch meta rest <<<"$spec"
+    read -r -a packages <<<"$rest"
+    dir=$cache/debs/$arch
+    [ -f "$dir/complete" ] && continue
+    if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+      log "dpkg --add-architecture $arch"
+      "${sudo[@]}" dpkg --add-architecture "$arch"
+      apt_updated=0
+    fi
+    # A foreign index can be mid-sync on the mirror: use what was fetched, and let a package
+    # that is then missing fail its download below.
+    if [ $apt_updated = 0 ]; then
+      apt_get update -qq || log "apt-get update reported errors (continuing)"
+      apt_updated=1
+    fi
+    rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+    (
+      cd "$dir.tmp"
+      download "$meta:$arch" "${packages[@]/%/:$arch}"
+      # The metapackage depends on the versioned image package that holds the kernel.
+      image=$(dpkg-deb -f "$meta"_*.deb Depends | grep -o 'linux-image-[0-9][^ ,]*' | head -n1)
+      download "$image:$arch"
+    )
+    touch "$dir.tmp/complete" && rm -rf "$dir" && mv "$dir.tmp" "$dir"
+    log "downloaded Debian $arch packages into $dir"
+  done
 fi

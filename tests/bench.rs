@@ -85,3 +85,45 @@ fn bad_requests_are_refused_before_measuring(#[case] args: &[&str], #[case] mess
     assert!(stderr.contains(message), "{stderr}");
     assert!(out.stdout.is_empty());
 }
+
+/// `--scale` measures every dimension for every spawner side by side and writes one SVG per
+/// dimension; with 10 spawns per point it takes seconds (the 10k points are the slow ones).
+#[test]
+fn scale_measures_every_dimension() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bench(&[
+        "--scale",
+        "--iterations",
+        "5",
+        "--quiet",
+        "--json",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "bench --scale failed: {stderr}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let tables = v["tables"].as_array().unwrap();
+    let dims: Vec<&str> = tables
+        .iter()
+        .map(|t| t["dimension"].as_str().unwrap())
+        .collect();
+    assert_eq!(dims, ["threads", "env_vars", "args", "open_fds"]);
+    for t in tables {
+        let points = t["points"].as_array().unwrap();
+        let spawners: std::collections::BTreeSet<&str> = points
+            .iter()
+            .map(|p| p["spawner"].as_str().unwrap())
+            .collect();
+        assert!(spawners.contains("shared:auto") && spawners.contains("libc:posix_spawn"));
+        for p in points {
+            assert!(p["median_us"].as_f64().unwrap() > 0.0, "{p}");
+            assert!(p["ratio_to_first"].as_f64().unwrap() > 0.0, "{p}");
+        }
+        let svg = dir.path().join(format!(
+            "bench-scale-{}.svg",
+            t["dimension"].as_str().unwrap()
+        ));
+        assert!(std::fs::read_to_string(svg).unwrap().starts_with("<svg"));
+    }
+}

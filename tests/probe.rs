@@ -4,6 +4,7 @@ use std::process::{Command, Output};
 
 use rstest::rstest;
 use spawnmatrix::report::{Report, SCHEMA_VERSION};
+use spawnmatrix::spawn::Strategy;
 
 fn probe(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_spawnmatrix"));
@@ -40,6 +41,15 @@ fn json_is_one_report_of_this_platform() {
     assert_eq!(report.platform.provenance.kind, "native");
     assert!(report.capabilities["posix_spawn"].available);
     assert!(report.capabilities.contains_key("POSIX_SPAWN_SETSID"));
+    let auto = report
+        .auto_strategy
+        .expect("the report says which strategy Auto took");
+    assert!(
+        Strategy::available()
+            .iter()
+            .any(|s| *s != Strategy::Auto && s.name() == auto),
+        "Auto took {auto}, which is not an available strategy here"
+    );
 }
 
 #[test]
@@ -57,6 +67,7 @@ fn out_writes_the_same_report_as_a_file() {
 #[rstest]
 #[case(&["--provenance", "container", "--image", "spawnmatrix/debian:bullseye"], &[], "container", Some("spawnmatrix/debian:bullseye"))]
 #[case(&[], &[("SPAWNMATRIX_PROVENANCE", "ci"), ("SPAWNMATRIX_IMAGE", "macos-14")], "ci", Some("macos-14"))]
+#[case(&["--provenance", "emulated", "--image", "qemu-system-arm 7.2"], &[], "emulated", Some("qemu-system-arm 7.2"))]
 #[case(&["--provenance", "native"], &[("SPAWNMATRIX_PROVENANCE", "ci"), ("SPAWNMATRIX_IMAGE", "x")], "native", Some("x"))]
 fn provenance_from_flags_and_env(
     #[case] args: &[&str],

@@ -12,6 +12,8 @@
 
 #[path = "profiles/nproc.rs"]
 mod nproc;
+#[path = "reliability/rlimit.rs"]
+mod rlimit;
 #[path = "profiles/seccomp.rs"]
 mod seccomp;
 // Only `FORCEABLE` is used here.

@@ -61,6 +61,7 @@ fn full_report() -> Report {
         cases: [(String::from("exec-enoent"), subjects)]
             .into_iter()
             .collect(),
+        auto_strategy: some("clone3"),
         perf: Some(Perf {
             floor: String::from("vfork"),
             iterations: 10,

@@ -5,18 +5,19 @@
 use std::ffi::OsStr;
 use std::fs;
 use std::io::{self, ErrorKind};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::MetadataExt;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard};
 
 use rstest::rstest;
 use rstest_reuse::{apply, template};
-use spawnmatrix::child::{self, ChildState};
+mod support;
+
 use spawnmatrix::spawn::os::unix::process::{CommandExt, ExitStatusExt};
 use spawnmatrix::spawn::{Command, Output, Stdio, Strategy};
+use support::*;
 
 /// Every strategy, the unavailable ones included (they must refuse).
 #[template]
@@ -34,41 +35,6 @@ fn every_strategy(
 ) {
 }
 
-static SERIAL: Mutex<()> = Mutex::new(());
-
-/// Runs tests one at a time (a failed test must not stop the others, so poison is ignored).
-fn serial() -> MutexGuard<'static, ()> {
-    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// A command forced to `strategy`.
-fn command(program: impl AsRef<OsStr>, strategy: Strategy) -> Command {
-    let mut c = Command::new(program);
-    c.strategy(strategy);
-    c
-}
-
-/// Spawns; for a strategy this platform lacks, checks the refusal and returns `None`.
-fn spawn_or_refused(
-    c: &mut Command,
-    strategy: Strategy,
-) -> Option<io::Result<spawnmatrix::spawn::Child>> {
-    let r = c.spawn();
-    if strategy.is_available() {
-        let child = r.as_ref().ok();
-        if let Some(child) = child {
-            if strategy != Strategy::Auto {
-                assert_eq!(child.strategy(), strategy);
-            }
-        }
-        Some(r)
-    } else {
-        let e = r.expect_err("an unavailable strategy must refuse");
-        assert_eq!(e.kind(), ErrorKind::Unsupported, "{e}");
-        None
-    }
-}
-
 /// `Command::output`, or `None` after checking the refusal of an unavailable strategy.
 fn output_or_refused(c: &mut Command, strategy: Strategy) -> Option<Output> {
     match c.output() {
@@ -78,15 +44,6 @@ fn output_or_refused(c: &mut Command, strategy: Strategy) -> Option<Output> {
         }
         r => Some(r.expect("output")),
     }
-}
-
-/// This process has no child at all: none running, no zombie.
-fn assert_no_children() {
-    // SAFETY: waitpid with a null status pointer.
-    let r = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) };
-    let e = io::Error::last_os_error();
-    assert_eq!(r, -1, "a child is left over (pid {r})");
-    assert_eq!(e.raw_os_error(), Some(libc::ECHILD));
 }
 
 /// A file at `dir/name` with `contents` and `mode`.
@@ -381,60 +338,11 @@ fn kill_and_try_wait() {
 
 // ---- What the child saw, through the child helper ----
 
-/// A command running the child helper with stdio on `/dev/null`, reporting to a temporary
-/// file (the option comes first, so later arguments may be anything).
-fn helper(strategy: Strategy) -> (Command, tempfile::NamedTempFile) {
-    let report = tempfile::NamedTempFile::new().unwrap();
-    let mut c = command(child::helper_path().unwrap(), strategy);
-    c.arg("--report")
-        .arg(report.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    (c, report)
-}
-
-/// Runs the helper command and returns its report, or `None` after checking the refusal of
-/// an unavailable strategy.
-fn observe(
-    (c, report): (&mut Command, tempfile::NamedTempFile),
-    strategy: Strategy,
-) -> Option<ChildState> {
-    let mut child = spawn_or_refused(c, strategy)?.expect("the helper must start");
-    let status = child.wait().unwrap();
-    assert!(status.success(), "helper: {status}");
-    Some(ChildState::read(report.path()).unwrap())
-}
-
-/// Marks every fd of this process above stderr close-on-exec, so a child can only get what
-/// the command maps (the test harness may have inherited open fds).
-fn cloexec_all_inherited() {
-    let fds: Vec<i32> = fs::read_dir("/proc/self/fd")
-        .or_else(|_| fs::read_dir("/dev/fd"))
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
-        .filter(|&fd| fd > 2)
-        .collect();
-    for fd in fds {
-        // SAFETY: setting a flag; an fd that was the directory listing's is closed by now
-        // and fails harmlessly.
-        unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
-    }
-}
-
 /// A new file in `dir` and its inode.
 fn file_with_ino(dir: &Path, name: &str) -> (OwnedFd, u64) {
     let f = fs::File::create(dir.join(name)).unwrap();
     let ino = f.metadata().unwrap().ino();
     (f.into(), ino)
-}
-
-/// A copy of `fd` without `FD_CLOEXEC`, as a careless caller might pass.
-fn dup_inheritable(fd: &OwnedFd) -> OwnedFd {
-    // SAFETY: dup of an open fd; the new fd is owned by the result.
-    let new = unsafe { libc::dup(fd.as_raw_fd()) };
-    assert!(new >= 0);
-    unsafe { OwnedFd::from_raw_fd(new) }
 }
 
 #[apply(every_strategy)]
@@ -927,17 +835,6 @@ fn overlong_path_entry_is_skipped(strategy: Strategy) {
         .unwrap()
         .success());
     assert_no_children();
-}
-
-/// The fds this process has open.
-fn open_fds() -> Vec<i32> {
-    let mut fds: Vec<i32> = fs::read_dir("/proc/self/fd")
-        .or_else(|_| fs::read_dir("/dev/fd"))
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
-        .collect();
-    fds.sort_unstable();
-    fds
 }
 
 /// Every way a spawn can fail after its pipes, `/dev/null` and temporary copies were made

@@ -64,6 +64,26 @@ impl Target {
         let cpu = host_arch == self.arch || (host_arch == "x86_64" && self.arch == "x86");
         cpu && host_os(&self.host) == Some(self.os.as_str())
     }
+
+    /// Whether C programs can be built for the target: natively, or with a cross compiler
+    /// named for it (`CC_<target>` as the `cc` crate reads it, or `TARGET_CC`; e.g. a
+    /// `zig cc -target aarch64-linux-musl` wrapper, as `ci/emulate.sh` sets). A cross
+    /// `cargo check` with none gets no C programs rather than host-architecture ones.
+    pub fn builds_c(&self) -> bool {
+        let underscored = self.triple.replace('-', "_");
+        let names = [
+            format!("CC_{}", self.triple),
+            format!("CC_{underscored}"),
+            "TARGET_CC".to_string(),
+        ];
+        for name in &names {
+            println!("cargo:rerun-if-env-changed={name}");
+        }
+        self.runs_on_host()
+            || names
+                .iter()
+                .any(|n| env::var_os(n).is_some_and(|v| !v.is_empty()))
+    }
 }
 
 /// The `target_os` value a host triple stands for, for the hosts this project builds on.

@@ -26,6 +26,7 @@ mod progress;
 mod reap;
 mod render;
 mod runner;
+pub mod scale;
 #[cfg_attr(
     not(any(target_os = "linux", spawnmatrix_vfork_shim)),
     allow(dead_code)

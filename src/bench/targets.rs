@@ -15,6 +15,65 @@ const FLAT: f64 = 1.15;
 const FORK_FACTOR: f64 = 100.0;
 const FORK_SIZE_MIB: u64 = 4 * 1024;
 
+/// The CI performance gate (`spawnmatrix bench --gate`, `ci/checks/58-perf-gate.sh`): looser
+/// than the targets, so that machine noise alone rarely trips it, while a regression such as
+/// 1.08× becoming 1.5× always does.
+pub const GATE_NEAR_FLOOR: f64 = 1.25;
+/// The gate's limit on `shared:auto`'s growth from 0 to the largest parent size.
+pub const GATE_FLAT: f64 = 1.15;
+
+/// The gate's checks: `shared:auto` within [`GATE_NEAR_FLOOR`] of the floor at every parent
+/// size measured, and its growth within [`GATE_FLAT`]. A size or method the run lacks is a
+/// `NotMeasured` check, which the gate counts as a failure.
+pub fn gate(perf: &Perf) -> Vec<Check> {
+    let auto: Vec<&PerfEntry> = perf
+        .entries
+        .iter()
+        .filter(|e| e.strategy == SUBJECT)
+        .collect();
+    let mut checks: Vec<Check> = auto
+        .iter()
+        .map(|e| Check {
+            target: format!(
+                "{SUBJECT} ≤ {GATE_NEAR_FLOOR}× the floor at {}",
+                format_size(e.parent_mib * MIB)
+            ),
+            verdict: verdict(e.ratio_to_floor <= GATE_NEAR_FLOOR),
+            detail: format!(
+                "{:.3}× ({:.1} µs over {:.1} µs)",
+                e.ratio_to_floor,
+                e.median_us,
+                e.median_us / e.ratio_to_floor.max(1e-9)
+            ),
+        })
+        .collect();
+    if auto.is_empty() {
+        checks.push(not_measured(
+            format!("{SUBJECT} near the floor"),
+            "shared:auto was not measured",
+        ));
+    }
+    let smallest = auto.iter().min_by_key(|e| e.parent_mib);
+    let largest = auto.iter().max_by_key(|e| e.parent_mib);
+    let target = format!("{SUBJECT} growth ≤ {GATE_FLAT}×");
+    checks.push(match (smallest, largest) {
+        (Some(s), Some(l)) if s.parent_mib < l.parent_mib && s.median_us > 0.0 => {
+            let growth = l.median_us / s.median_us;
+            Check {
+                target,
+                verdict: verdict(growth <= GATE_FLAT),
+                detail: format!(
+                    "{growth:.3}× ({} over {})",
+                    format_size(l.parent_mib * MIB),
+                    format_size(s.parent_mib * MIB)
+                ),
+            }
+        }
+        _ => not_measured(target, "needs two parent sizes"),
+    });
+    checks
+}
+
 /// Whether a target was met in this run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Verdict {
@@ -183,6 +242,24 @@ mod tests {
         let checks = evaluate(&perf(entries));
         let verdicts: Vec<Verdict> = checks.iter().map(|c| c.verdict).collect();
         assert_eq!(verdicts, expected, "{checks:#?}");
+    }
+
+    /// The gate passes at 1.25× and 1.15× exactly and fails just above either, or without
+    /// the sizes it needs.
+    #[rstest]
+    #[case::at_the_limits(vec![entry(SUBJECT, 0, 100.0, 1.25), entry(SUBJECT, 256, 115.0, 1.2)], true)]
+    #[case::slow_at_zero(vec![entry(SUBJECT, 0, 100.0, 1.26), entry(SUBJECT, 256, 100.0, 1.0)], false)]
+    #[case::slow_at_256(vec![entry(SUBJECT, 0, 100.0, 1.0), entry(SUBJECT, 256, 101.0, 1.3)], false)]
+    #[case::grows(vec![entry(SUBJECT, 0, 100.0, 1.0), entry(SUBJECT, 256, 116.0, 1.1)], false)]
+    #[case::one_size(vec![entry(SUBJECT, 0, 100.0, 1.0)], false)]
+    #[case::no_subject(vec![entry("raw:fork", 0, 100.0, 1.0)], false)]
+    fn gate_verdicts(#[case] entries: Vec<PerfEntry>, #[case] passes: bool) {
+        let checks = gate(&perf(entries));
+        assert_eq!(
+            checks.iter().all(|c| c.verdict == Verdict::Met),
+            passes,
+            "{checks:#?}"
+        );
     }
 
     #[test]

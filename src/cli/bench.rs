@@ -40,9 +40,22 @@ pub struct Args {
     /// share one, which makes repeated runs agree; see ARCHITECTURE.md, bench).
     #[arg(long)]
     no_pin: bool,
+    /// Measure cost at scale instead: 1/2/4/8 threads spawning at once, 0/1k/10k environment
+    /// variables and arguments, 0/10k open fds; shared:auto, std and libc side by side.
+    /// `--iterations` is then the spawns per spawner and point; `--out` gets
+    /// bench-scale.{json,md} and one bench-scale-<dimension>.svg per dimension.
+    #[arg(long)]
+    scale: bool,
+    /// Exit 1 unless shared:auto is within 1.25× of the floor at every size and grows at
+    /// most 1.15× from the smallest size to the largest (the CI performance gate).
+    #[arg(long)]
+    gate: bool,
 }
 
 pub fn run(args: Args) -> CliResult {
+    if args.scale {
+        return run_scale(&args);
+    }
     let options = BenchOptions {
         sizes: bench::parse_sizes(&args.sizes)?,
         iterations: args.iterations,
@@ -60,7 +73,41 @@ pub fn run(args: Args) -> CliResult {
         write_outputs(dir, args.preset, &json, &markdown, &bench::svg::svg(&m)?)?;
     }
     print!("{}", if args.json { &json } else { &markdown });
+    if args.gate {
+        return Ok(gate(&m));
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Prints the gate's checks (with the load average around the run) and its exit code.
+fn gate(m: &bench::Measurement) -> ExitCode {
+    use spawnmatrix::bench::targets::{self, Verdict};
+    let checks = targets::gate(&m.perf);
+    let load = |l: Option<f64>| l.map_or(String::from("-"), |l| format!("{l:.2}"));
+    println!(
+        "gate (load average {} before, {} after; pinned to CPU {}):",
+        load(m.load_before),
+        load(m.load_after),
+        m.perf
+            .pinned_cpu
+            .map_or(String::from("none"), |c| c.to_string())
+    );
+    let mut passed = true;
+    for c in &checks {
+        let mark = match c.verdict {
+            Verdict::Met => "ok  ",
+            Verdict::Missed | Verdict::NotMeasured => {
+                passed = false;
+                "FAIL"
+            }
+        };
+        println!("  {mark} {}: {}", c.target, c.detail);
+    }
+    if passed {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
 }
 
 /// The short run that gives a report its perf rows (`probe --bench`, the main job):
@@ -88,5 +135,38 @@ fn write_outputs(dir: &Path, preset: Preset, json: &str, md: &str, svg: &str) ->
         (&paths[2], svg.as_bytes()),
     ])
     .map_err(|e| format!("writing {}: {e}", paths[0].with_extension("*").display()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn run_scale(args: &Args) -> CliResult {
+    use spawnmatrix::bench::scale::{self, ScaleOptions};
+    let mut options = ScaleOptions::new(spawnmatrix::child::true_path()?);
+    options.spawns = args.iterations;
+    options.progress = !args.quiet;
+    let s = scale::measure(&options)?;
+    let md = scale::render::markdown(&s);
+    let json = serde_json::to_string_pretty(&s)? + "\n";
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| format!("creating output folder {}: {e}", dir.display()))?;
+        let mut files = vec![
+            (dir.join("bench-scale.json"), json.clone().into_bytes()),
+            (dir.join("bench-scale.md"), md.clone().into_bytes()),
+        ];
+        for t in &s.tables {
+            let svg = scale::render::svg(t)?;
+            files.push((
+                dir.join(format!("bench-scale-{}.svg", t.dimension)),
+                svg.into_bytes(),
+            ));
+        }
+        let refs: Vec<(&Path, &[u8])> = files
+            .iter()
+            .map(|(p, b)| (p.as_path(), b.as_slice()))
+            .collect();
+        spawnmatrix::atomic::write_all(&refs)
+            .map_err(|e| format!("writing {}: {e}", dir.join("bench-scale.*").display()))?;
+    }
+    print!("{}", if args.json { &json } else { &md });
     Ok(ExitCode::SUCCESS)
 }

@@ -16,6 +16,7 @@ mod publish;
 mod query;
 #[cfg(target_os = "linux")]
 mod sandbox;
+mod soak;
 mod stored;
 
 /// Probe this machine's spawn family, run the conformance suite and merge the capability matrix.
@@ -52,6 +53,8 @@ enum Command {
     Publish(publish::Args),
     /// Differential fuzzing: random file-action sequences through libc, shared and fork+exec.
     Fuzz(fuzz::Args),
+    /// Many spawns from several threads; fails when memory, open fds or children grow.
+    Soak(soak::Args),
     /// Run a command under a seccomp profile (clone3 refused, CLONE_VM refused).
     #[cfg(target_os = "linux")]
     Sandbox(sandbox::Args),
@@ -71,6 +74,7 @@ pub fn main() -> ExitCode {
         Some(Command::Fuzz(a)) => fuzz::run(a),
         Some(Command::Query(a)) => query::run(a),
         Some(Command::Publish(a)) => publish::run(a),
+        Some(Command::Soak(a)) => soak::run(a),
         #[cfg(target_os = "linux")]
         Some(Command::Sandbox(a)) => sandbox::run(a),
     };

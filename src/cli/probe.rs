@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use spawnmatrix::platform::provenance::{self, provenance_from_env};
 use spawnmatrix::report::{self, Provenance, Report};
-use spawnmatrix::{atomic, caps, conformance, platform};
+use spawnmatrix::{atomic, caps, child, conformance, platform, spawn};
 
 use super::CliResult;
 
@@ -20,11 +20,11 @@ pub struct Args {
     /// Also write the JSON report to FILE (atomically).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
-    /// How this run is observed: native, container or ci [default: $SPAWNMATRIX_PROVENANCE,
+    /// How this run is observed: native, container, ci or emulated [default: $SPAWNMATRIX_PROVENANCE,
     /// else native].
     #[arg(long, value_name = "KIND")]
     provenance: Option<String>,
-    /// Container image or CI runner label (needed for container and ci)
+    /// Container image, CI runner label or emulator and kernel (needed for all but native)
     /// [default: $SPAWNMATRIX_IMAGE].
     #[arg(long, value_name = "NAME")]
     image: Option<String>,
@@ -98,9 +98,27 @@ pub(super) fn build_report(
         } else {
             BTreeMap::new()
         },
+        auto_strategy: auto_strategy(),
         perf: None,
         fuzz: None,
     })
+}
+
+/// The strategy `Auto` takes in this process, from one plain spawn of the `true` helper;
+/// `None` (with the reason on stderr) when that spawn fails.
+fn auto_strategy() -> Option<String> {
+    let spawned = child::true_path().and_then(|program| {
+        let mut child = spawn::Command::new(program).spawn()?;
+        child.wait()?;
+        Ok(child.strategy())
+    });
+    match spawned {
+        Ok(strategy) => Some(strategy.name().to_string()),
+        Err(e) => {
+            eprintln!("probe: cannot tell which strategy Auto takes: {e}");
+            None
+        }
+    }
 }
 
 /// A table a person reads: the platform, then one line per capability.

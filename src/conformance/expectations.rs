@@ -79,7 +79,13 @@ pub fn load(path: &Path, known_ids: &[&str]) -> Result<Option<ExpectationFile>, 
             })
         }
     };
-    let file: ExpectationFile = crate::yaml::from_str(path, &text)?;
+    parse(path, &text, known_ids).map(Some)
+}
+
+/// An expectation file's text (read from `path`, named in errors), parsed and checked like
+/// [`load`] does.
+pub fn parse(path: &Path, text: &str, known_ids: &[&str]) -> Result<ExpectationFile, LoadError> {
+    let file: ExpectationFile = crate::yaml::from_str(path, text)?;
     for (id, entry) in &file.cases {
         let problem = if !known_ids.contains(&id.as_str()) {
             Some(format!("unknown case id `{id}`"))
@@ -102,7 +108,7 @@ pub fn load(path: &Path, known_ids: &[&str]) -> Result<Option<ExpectationFile>, 
             });
         }
     }
-    Ok(Some(file))
+    Ok(file)
 }
 
 /// The YAML text for `file`, with a header saying where it came from.

@@ -88,8 +88,13 @@ pub fn load_file(file: &Path) -> Result<Case, LoadError> {
         path: file.to_path_buf(),
         source,
     })?;
-    let case: Case = crate::yaml::from_str(file, &text)?;
-    check(&case, file, &text)?;
+    parse_case(file, &text)
+}
+
+/// A case file's text (read from `file`, named in errors), parsed and checked.
+pub fn parse_case(file: &Path, text: &str) -> Result<Case, LoadError> {
+    let case: Case = crate::yaml::from_str(file, text)?;
+    check(&case, file, text)?;
     Ok(case)
 }
 

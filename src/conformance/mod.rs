@@ -122,12 +122,18 @@ pub struct Options {
 
 impl Options {
     /// The current executable as runner. Installs the child helper first, once, so the
-    /// runners find it in place instead of each writing a copy.
+    /// runners find it in place instead of each writing a copy. The limit is 60 s, or
+    /// `$SPAWNMATRIX_RUNNER_TIMEOUT` seconds on a slower machine (`ci/emulate.sh` under TCG):
+    /// it only catches hangs, it is no performance check.
     pub fn current() -> std::io::Result<Options> {
         crate::child::helper_path()?;
+        let seconds = std::env::var("SPAWNMATRIX_RUNNER_TIMEOUT")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(60);
         Ok(Options {
             runner: std::env::current_exe()?,
-            timeout: Duration::from_secs(60),
+            timeout: Duration::from_secs(seconds),
         })
     }
 }

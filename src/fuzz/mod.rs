@@ -19,6 +19,7 @@ pub mod rawspawn;
 pub mod reference;
 pub mod run;
 pub mod sharedload;
+pub mod soak;
 pub mod storm;
 pub mod summary;
 pub mod sys;

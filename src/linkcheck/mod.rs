@@ -276,6 +276,7 @@ fn assemble(
         platform,
         capabilities,
         cases: BTreeMap::new(),
+        auto_strategy: None,
         perf: None,
         fuzz: None,
     };

@@ -26,7 +26,7 @@ pub enum MatrixError {
         found: String,
         expected: u32,
     },
-    #[error("{}: provenance kind {kind:?} is not one of native, container, ci, link, doc", path.display())]
+    #[error("{}: provenance kind {kind:?} is not one of native, container, ci, emulated, link, doc", path.display())]
     UnknownProvenance { path: PathBuf, kind: String },
     #[error("{}: documented capability {name:?} names no source", path.display())]
     DocWithoutSource { path: PathBuf, name: String },

@@ -194,6 +194,8 @@ fn base_label(p: &Platform, family: Option<&Family>) -> String {
     match (p.provenance.kind.as_str(), image) {
         ("container" | "ci", Some(image)) => format!("{name} ({image})"),
         ("container" | "ci", None) => format!("{name} ({})", p.provenance.kind),
+        // The image is long (emulator and kernel package); the arch is what tells it apart.
+        ("emulated", _) => format!("{name} ({}, emulated)", p.arch),
         _ => name,
     }
 }

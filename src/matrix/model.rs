@@ -16,7 +16,8 @@ pub const MATRIX_SCHEMA_VERSION: u32 = 1;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Evidence {
-    /// Observed by running the probe (natively, in a container or in CI).
+    /// Observed by running the probe (natively, in a container, in CI or under full-system
+    /// emulation of another architecture with a real kernel).
     Run,
     /// Found by linking a probe against a sysroot.
     Link,
@@ -28,7 +29,7 @@ impl Evidence {
     /// The evidence a report's provenance kind gives, or `None` for an unknown kind.
     pub fn from_provenance(kind: &str) -> Option<Evidence> {
         match kind {
-            "native" | "container" | "ci" => Some(Evidence::Run),
+            "native" | "container" | "ci" | "emulated" => Some(Evidence::Run),
             "link" => Some(Evidence::Link),
             "doc" => Some(Evidence::Doc),
             _ => None,

@@ -3,11 +3,13 @@
 use crate::report::Provenance;
 
 /// The provenance kinds a live probe may claim (`link` and `doc` are not live observations).
-pub const PROVENANCE_KINDS: &[&str] = &["native", "container", "ci"];
+/// `emulated`: a real kernel under full-system emulation (`ci/emulate.sh`); the image names the
+/// emulator and the kernel package.
+pub const PROVENANCE_KINDS: &[&str] = &["native", "container", "ci", "emulated"];
 
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 pub enum ProvenanceError {
-    #[error("{origin}: provenance kind {kind:?} is not one of native, container, ci")]
+    #[error("{origin}: provenance kind {kind:?} is not one of native, container, ci, emulated")]
     UnknownKind { origin: String, kind: String },
     #[error("{origin}: provenance {kind} needs an image or runner label ({image_origin})")]
     MissingImage {
@@ -74,7 +76,9 @@ mod tests {
     #[case("native", Some("x"), true)]
     #[case("container", Some("spawnmatrix/debian:bullseye"), true)]
     #[case("ci", Some("macos-14"), true)]
+    #[case("emulated", Some("qemu-system-aarch64 7.2 virt"), true)]
     #[case("container", None, false)]
+    #[case("emulated", None, false)]
     #[case("doc", Some("x"), false)]
     #[case("Native", None, false)]
     fn kinds(#[case] kind: &str, #[case] image: Option<&str>, #[case] ok: bool) {

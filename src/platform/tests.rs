@@ -39,10 +39,12 @@ fn bundled_musl_is_at_least_1_2_5() {
     assert!(libc.detail.unwrap().contains("statx"));
 }
 
-/// This machine's os-release (Debian 12 here) gives `ID VERSION_ID`.
+/// This machine's os-release (Debian 12 here) gives `ID VERSION_ID`. A system without one
+/// (the busybox initramfs of `ci/emulate.sh`) has no os version: none is made up.
 #[cfg(target_os = "linux")]
 #[test]
 fn linux_os_version_comes_from_os_release() {
-    let fields = super::os_release::read().expect("an os-release file");
-    assert_eq!(detect().os_version, super::os_release::os_version(&fields));
+    let expected =
+        super::os_release::read().and_then(|fields| super::os_release::os_version(&fields));
+    assert_eq!(detect().os_version, expected);
 }

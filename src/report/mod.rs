@@ -37,6 +37,11 @@ pub struct Report {
         deserialize_with = "unique_keys::deserialize"
     )]
     pub cases: BTreeMap<String, BTreeMap<String, CaseResult>>,
+    /// The strategy `spawn::Strategy::Auto` took for a plain spawn in the probing process
+    /// (`clone3`, `clone_vfork`, `posix_spawn`, `fork`): observed, so absent in link and doc
+    /// reports and when the probe could not spawn.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auto_strategy: Option<String>,
     /// Spawn cost measurements, when `spawnmatrix bench` ran.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub perf: Option<Perf>,
@@ -82,10 +87,12 @@ pub struct Libc {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Provenance {
-    /// `native`, `container` or `ci` (evidence `run`), `link` (linked against a sysroot) or
+    /// `native`, `container`, `ci` or `emulated` (evidence `run`), `link` (linked against a
+    /// sysroot) or
     /// `doc` (documented; every capability then names its `source`).
     pub kind: String,
-    /// Container image (`spawnmatrix/debian:bullseye`) or CI runner label (`macos-14`).
+    /// Container image (`spawnmatrix/debian:bullseye`), CI runner label (`macos-14`), or
+    /// emulator and kernel package for `emulated`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image: Option<String>,
     /// Free text: the machine or job that ran it.
@@ -156,9 +163,13 @@ pub struct Capability {
 }
 
 impl Capability {
-    /// All of `caps::detect()`'s answers in report form.
+    /// All of `caps::detect()`'s answers in report form, less the unknown ones (a kernel
+    /// probe that failed for want of resources): a report states only what was observed.
     pub fn observed_all(caps: crate::caps::Capabilities) -> BTreeMap<String, Capability> {
-        caps.into_iter().map(|(name, c)| (name, c.into())).collect()
+        caps.into_iter()
+            .filter(|(_, c)| c.how != crate::caps::PROBE_FAILED)
+            .map(|(name, c)| (name, c.into()))
+            .collect()
     }
 }
 

@@ -6,6 +6,7 @@ use std::io::ErrorKind;
 
 use spawnmatrix::spawn::{Command, Strategy};
 
+use super::rlimit::{limit, set_soft, Resource};
 use super::strategies::FORCEABLE;
 use super::subprocess::isolated;
 
@@ -44,14 +45,42 @@ fn unprivileged() {
     }
 }
 
+/// Sets the soft `RLIMIT_NPROC` (capped at the hard limit).
 fn set_nproc_soft(soft: libc::rlim_t) {
-    // SAFETY: reads then writes this process's limit (soft at or below the hard limit).
-    unsafe {
-        let mut rl: libc::rlimit = std::mem::zeroed();
-        assert_eq!(libc::getrlimit(libc::RLIMIT_NPROC, &mut rl), 0);
-        rl.rlim_cur = soft.min(rl.rlim_max);
-        assert_eq!(libc::setrlimit(libc::RLIMIT_NPROC, &rl), 0, "setrlimit");
-    }
+    let hard = limit(libc::RLIMIT_NPROC as Resource).rlim_max;
+    set_soft(libc::RLIMIT_NPROC as Resource, soft.min(hard));
+}
+
+/// A kernel probe that fails for want of a process or an fd (`EAGAIN`, `EMFILE`) learned
+/// nothing: the capability is unknown (`kernel-probe-failed`), never reported absent, and the
+/// report leaves it out.
+#[test]
+fn caps_probe_failures_are_unknown_not_absent() {
+    isolated("nproc::caps_probe_failures_are_unknown_not_absent", || {
+        unprivileged();
+        set_nproc_soft(0);
+        // No new fd: the limit is the lowest free number (fds above it may stay open).
+        // SAFETY: dup of stdin to the lowest free number, closed at once.
+        let lowest_free = unsafe {
+            let fd = libc::fcntl(0, libc::F_DUPFD_CLOEXEC, 0);
+            assert!(fd >= 0);
+            libc::close(fd);
+            fd
+        };
+        set_soft(libc::RLIMIT_NOFILE as Resource, lowest_free as libc::rlim_t);
+        let caps = spawnmatrix::caps::detect();
+        for name in ["CLONE_CLEAR_SIGHAND", "pidfd_open"] {
+            let cap = &caps[name];
+            println!("{name}: {cap:?}");
+            assert_eq!(cap.how, "kernel-probe-failed", "{name}: {cap:?}");
+        }
+        let report = spawnmatrix::report::Capability::observed_all(caps);
+        assert!(
+            !report.contains_key("pidfd_open"),
+            "unknown is left out of reports"
+        );
+        assert!(report.contains_key("clone3"));
+    });
 }
 
 #[test]

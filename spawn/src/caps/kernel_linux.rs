@@ -8,12 +8,15 @@
 //!   (`Command::close_fds` and `Child::exit_fd`/`create_pidfd` rely on these two.)
 //! - `close_range`: `close_range(~0U, ~0U, 0)` closes the one fd number no process has open;
 //!   0 means the kernel has it (5.9+), `ENOSYS` that it does not.
+//!
+//! A probe that fails for want of resources (`EAGAIN`: a process limit; `EMFILE`/`ENFILE`: an
+//! fd limit; `ENOMEM`; `EINTR`) learned nothing about the kernel: the feature is reported as
+//! `kernel-probe-failed` (unknown), never as absent.
 
 use std::ffi::c_long;
 use std::io;
 
-use super::observed;
-use super::Capability;
+use super::{observed, Capability, PROBE_FAILED};
 use crate::sys::errno;
 use crate::sys::linux_kernel::{CloneArgs, CLONE_CLEAR_SIGHAND};
 
@@ -37,6 +40,23 @@ fn last_errno() -> i32 {
     io::Error::last_os_error().raw_os_error().unwrap_or(0)
 }
 
+/// Whether a probe's errno says only that a resource ran out, not what the kernel supports.
+fn transient(errno: i32) -> bool {
+    matches!(
+        errno,
+        libc::EAGAIN | libc::EMFILE | libc::ENFILE | libc::ENOMEM | libc::EINTR
+    )
+}
+
+/// The answer for a probe that failed transiently: unknown.
+fn probe_failed(e: i32) -> Capability {
+    observed(
+        false,
+        PROBE_FAILED,
+        Some(format!("the probe failed with {}: unknown", errno::name(e))),
+    )
+}
+
 fn clone3() -> Capability {
     // SAFETY: a NULL clone_args with size 0 is rejected before anything is created.
     let rc = unsafe { libc::syscall(libc::SYS_clone3, std::ptr::null::<CloneArgs>(), 0usize) };
@@ -44,6 +64,7 @@ fn clone3() -> Capability {
     match (rc, e) {
         (-1, libc::EINVAL) => observed(true, "kernel-syscall", None),
         (-1, libc::ENOSYS) => observed(false, "kernel-syscall", Some("ENOSYS".to_string())),
+        (-1, e) if transient(e) => probe_failed(e),
         (-1, e) => observed(
             false,
             "kernel-syscall",
@@ -78,6 +99,9 @@ fn clear_sighand() -> Capability {
     }
     if pid == -1 {
         let e = last_errno();
+        if transient(e) {
+            return probe_failed(e);
+        }
         let note = (e != libc::EINVAL).then(|| format!("clone3 answered {}", errno::name(e)));
         return observed(false, "kernel-clone3-child", note);
     }
@@ -117,6 +141,9 @@ fn pidfd_open() -> Capability {
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0) };
     if fd == -1 {
         let e = last_errno();
+        if transient(e) {
+            return probe_failed(e);
+        }
         return observed(false, "kernel-syscall", Some(errno::name(e)));
     }
     // SAFETY: closes the fd just opened, which nothing else knows about.

@@ -12,6 +12,7 @@
 //! | `not-declared-for-target` | neither the `libc` crate nor this crate knows the value here |
 //! | `kernel-syscall` | a syscall that creates nothing answered (not `ENOSYS`) |
 //! | `kernel-clone3-child` | `clone3` with the flag created a child that exited at once |
+//! | `kernel-probe-failed` | the kernel probe itself failed for want of resources (`EAGAIN`, `EMFILE`, `ENFILE`, `ENOMEM`): unknown, so `available` (false) means nothing |
 //!
 //! An accepted flag is not yet a working flag: the conformance suite checks behaviour.
 
@@ -69,6 +70,9 @@ pub fn detect() -> Capabilities {
     caps.extend(kernel::detect());
     caps
 }
+
+/// The `how` of a kernel feature whose probe failed transiently: unknown, not absent.
+pub const PROBE_FAILED: &str = "kernel-probe-failed";
 
 /// A capability as observed in this process.
 fn observed(available: bool, how: impl Into<String>, note: Option<String>) -> Capability {

@@ -63,63 +63,37 @@ macro_rules! instantiate {
     };
 }
 
-instantiate!(std_process, std::process, std::os::unix::process, Std);
-instantiate!(
-    auto,
-    spawnmatrix_spawn,
-    spawnmatrix_spawn::os::unix::process,
-    Auto
-);
-instantiate!(
-    posix_spawn,
-    spawnmatrix_spawn,
-    spawnmatrix_spawn::os::unix::process,
-    PosixSpawn
-);
-instantiate!(
-    clone3,
-    spawnmatrix_spawn,
-    spawnmatrix_spawn::os::unix::process,
-    Clone3
-);
-instantiate!(
-    clone_vfork,
-    spawnmatrix_spawn,
-    spawnmatrix_spawn::os::unix::process,
-    CloneVfork
-);
-instantiate!(
-    vfork,
-    spawnmatrix_spawn,
-    spawnmatrix_spawn::os::unix::process,
-    Vfork
-);
-instantiate!(
-    fork,
-    spawnmatrix_spawn,
-    spawnmatrix_spawn::os::unix::process,
-    Fork
-);
+/// Every instantiation, and the `role` test that dispatches to one of them by name.
+macro_rules! every_api {
+    ($($name:ident: $process:path, $unix:path, $strategy:ident;)*) => {
+        $(instantiate!($name, $process, $unix, $strategy);)*
 
-/// Runs the role named in `PARITY_ROLE` in the module named in `PARITY_API`; started by
-/// bodies that need a process of their own (see `common::run_role`). Ignored in normal
-/// runs, where there is nothing to do.
-#[test]
-#[ignore = "run by other tests of this suite in a child process"]
-fn role() {
-    if common::report_if_observer() {
-        return;
-    }
-    let api = std::env::var("PARITY_API").expect("PARITY_API");
-    let role = std::env::var("PARITY_ROLE").expect("PARITY_ROLE");
-    match api.as_str() {
-        "std_process" => std_process::role(&role),
-        "auto" => auto::role(&role),
-        "posix_spawn" => posix_spawn::role(&role),
-        "clone3" => clone3::role(&role),
-        "clone_vfork" => clone_vfork::role(&role),
-        "vfork" => vfork::role(&role),
-        "fork" => fork::role(&role),
-        other => panic!("unknown PARITY_API {other}"),
-    }
+        /// Runs the role named in `PARITY_ROLE` in the module named in `PARITY_API`; started
+        /// by bodies that need a process of their own (see `common::run_role`), or as the
+        /// observer (`common::report_if_observer`). Ignored in normal runs, where there is
+        /// nothing to do.
+        #[test]
+        #[ignore = "run by other tests of this suite in a child process"]
+        fn role() {
+            if common::report_if_observer() {
+                return;
+            }
+            let api = std::env::var("PARITY_API").expect("PARITY_API");
+            let role = std::env::var("PARITY_ROLE").expect("PARITY_ROLE");
+            match api.as_str() {
+                $(stringify!($name) => $name::role(&role),)*
+                other => panic!("unknown PARITY_API {other}"),
+            }
+        }
+    };
+}
+
+every_api! {
+    std_process: std::process, std::os::unix::process, Std;
+    auto: spawnmatrix_spawn, spawnmatrix_spawn::os::unix::process, Auto;
+    posix_spawn: spawnmatrix_spawn, spawnmatrix_spawn::os::unix::process, PosixSpawn;
+    clone3: spawnmatrix_spawn, spawnmatrix_spawn::os::unix::process, Clone3;
+    clone_vfork: spawnmatrix_spawn, spawnmatrix_spawn::os::unix::process, CloneVfork;
+    vfork: spawnmatrix_spawn, spawnmatrix_spawn::os::unix::process, Vfork;
+    fork: spawnmatrix_spawn, spawnmatrix_spawn::os::unix::process, Fork;
 }

@@ -66,3 +66,12 @@ pub fn scratch_dir() -> std::path::PathBuf {
         std::env::temp_dir()
     }
 }
+
+/// Resident memory of this process, from the second field of `/proc/self/statm` (pages).
+pub fn rss_bytes() -> Option<u64> {
+    let statm = std::fs::read_to_string("/proc/self/statm").ok()?;
+    let pages: u64 = statm.split_whitespace().nth(1)?.parse().ok()?;
+    // SAFETY: sysconf has no preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) };
+    Some(pages * u64::try_from(page).ok()?)
+}

@@ -28,12 +28,12 @@ pub fn extensions() -> Extensions {
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "linux")]
-pub use linux::{dup_cloexec_to, live_children, open_fds, pipe_cloexec, scratch_dir};
+pub use linux::{dup_cloexec_to, live_children, open_fds, pipe_cloexec, rss_bytes, scratch_dir};
 
 #[cfg(not(target_os = "linux"))]
 mod other;
 #[cfg(not(target_os = "linux"))]
-pub use other::{dup_cloexec_to, live_children, open_fds, pipe_cloexec, scratch_dir};
+pub use other::{dup_cloexec_to, live_children, open_fds, pipe_cloexec, rss_bytes, scratch_dir};
 
 /// The fd flags of `fd`, or `None` when it is not open.
 pub fn fd_flags(fd: i32) -> Option<i32> {

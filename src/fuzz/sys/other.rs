@@ -47,3 +47,8 @@ pub fn open_fds() -> Vec<i32> {
 pub fn scratch_dir() -> std::path::PathBuf {
     std::env::temp_dir()
 }
+
+/// Resident memory: not read here (`getrusage` gives only the peak).
+pub fn rss_bytes() -> Option<u64> {
+    None
+}

@@ -20,6 +20,7 @@ fn cell<'a>(m: &'a Matrix, row: &str, label: &str) -> Option<&'a crate::matrix::
 #[case::link_agrees("link", "2.28", false, Evidence::Link, false)]
 #[case::link_disagrees("link", "2.28", true, Evidence::Link, true)]
 #[case::container_is_run("container", "2.31", true, Evidence::Run, false)]
+#[case::emulated_is_run("emulated", "2.36", true, Evidence::Run, false)]
 fn observed_value_wins_over_doc_and_disagreement_shows(
     #[case] kind: &str,
     #[case] version: &str,

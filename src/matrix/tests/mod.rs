@@ -38,6 +38,7 @@ pub fn report(libc: &str, version: &str, kind: &str) -> Report {
         },
         capabilities: BTreeMap::new(),
         cases: BTreeMap::new(),
+        auto_strategy: None,
         perf: None,
         fuzz: None,
     }

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Runs the test suite and the probe on other CPU architectures, each on a real Linux kernel
+# (Debian's) under QEMU full-system emulation. qemu-user would not do: it turns
+# CLONE_VM|CLONE_VFORK into a plain fork, so shared-memory error reporting goes untested.
+#
+#   ci/emulate.sh [--out DIR] [--save] [--tests NAMES] [ARCH...]      ARCH: aarch64 armhf
+#
+# Per ARCH: cross-builds the test binaries and the spawnmatrix binary (cargo-zigbuild: zig cc
+# links, and build.rs builds the C child helper with it), packs them with busybox-static, the
+# files the tests read (the checkout, at the same absolute path) and ci/emulate/init.sh as
+# /init into a newc initramfs, boots it, and parses the console (ci/emulate/results.py).
+# Exits non-zero if any test fails, a program is missing from the log, or a guest hangs.
+# --tests limits the run to test binaries with these names (comma-separated, e.g.
+# spawn,conformance); the probe always runs. --save copies each probe report to
+# targets/reports/emulated-ARCH-linux-LIBC.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$PWD
+out=$repo/out/emulate
+save=0
+only=
+archs=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --out) out=$2; shift 2 ;;
+    --save) save=1; shift ;;
+    --tests) only=$2; shift 2 ;;
+    -*) echo "emulate.sh: unknown option $1" >&2; exit 2 ;;
+    *) archs+=("$1"); shift ;;
+  esac
+done
+[ ${#archs[@]} -gt 0 ] || archs=(aarch64 armhf)
+log() { printf 'emulate: %s\n' "$*" >&2; }
+
+bash ci/setup.sh pip emulation
+# cargo-zigbuild and zig live in CI's venv.
+# shellcheck source=ci/env.sh
+. ci/env.sh
+cache=${SPAWNMATRIX_CACHE:-}
+[ -n "$cache" ] || { [ "$(id -u)" = 0 ] && cache=/var/cache/spawnmatrix || cache=$HOME/.cache/spawnmatrix; }
+mkdir -p "$out"
+
+# What each guest is: Rust target, Debian arch, kernel flavour, emulator and machine, libc.
+# aarch64 runs Rust's bundled static musl; armhf (32-bit) runs Debian 12's own glibc, dynamic.
+configure() {
+  case $1 in
+    aarch64)
+      target=aarch64-unknown-linux-musl debarch=arm64 flavour=arm64 libc=musl
+      qemu=qemu-system-aarch64 machine=(-M virt -cpu cortex-a57) memory=2048 ;;
+    armhf)
+      target=armv7-unknown-linux-gnueabihf debarch=armhf flavour=armmp-lpae libc=gnu
+      qemu=qemu-system-arm machine=(-M virt -cpu cortex-a15) memory=2048 ;;
+    *) log "unknown architecture $1 (aarch64, armhf)"; return 1 ;;
+  esac
+}
+
+# The order the guest runs test binaries in: the spawn library and the conformance suite
+# first, so that a slow tail cannot starve them; binaries not named here run after these.
+order=(spawn conformance lib-spawnmatrix_spawn std_parity beyond_std lib-spawnmatrix
+  child_helper probe schema_sync profiles bad_input matrix_cli bin-spawnmatrix bench fuzz
+  reliability)
+# Tests not run in the guest: "BINARY FILTER REASON" (FILTER goes to libtest's --skip).
+skip_tests=(
+  "lib-spawnmatrix_spawn no_newer_spawn_symbol_is_linked_hard reads the binary's symbols with the build machine's objdump (binutils), which the guest lacks; cargo test runs it"
+  "reliability load:: 32 threads x 500 spawns against a 300 s deadline: under TCG that measures the emulator, not the spawn code (x86_64 runs it)"
+)
+# Each program's time limit in the guest (busybox timeout): a hang shows as rc=143 and the
+# rest still runs.
+program_timeout=900
+
+# Quotes a value for the guest's busybox sh.
+shquote() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
+
+status=0
+for arch in "${archs[@]}"; do
+  configure "$arch"
+  work=$out/$arch
+  rm -rf "$work" && mkdir -p "$work"
+  debs=$cache/debs/$debarch
+
+  log "$arch: building the tests for $target"
+  start=$SECONDS
+  # No debuginfo: it would make each test binary ~60 MB in the guest's RAM.
+  CARGO_PROFILE_DEV_DEBUG=false CARGO_PROFILE_TEST_DEBUG=false \
+    cargo-zigbuild test --no-run --target "$target" --message-format=json-render-diagnostics \
+    >"$work/build.json"
+  build_seconds=$((SECONDS - start))
+
+  log "$arch: packing the initramfs"
+  root=$work/root
+  mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc,suite}
+  dpkg-deb --fsys-tarfile "$debs"/busybox-static_*.deb | tar -x -C "$root" ./bin/busybox
+  ln -s busybox "$root/bin/sh"
+  for pkg in libc6 libgcc-s1; do
+    if [ "$libc" = gnu ]; then dpkg-deb -x "$debs/${pkg}"_*.deb "$root"; fi
+  done
+  kdeb=$(ls "$debs"/linux-image-[0-9]*.deb)
+  dpkg-deb --fsys-tarfile "$kdeb" | tar -x -C "$work" --wildcards './boot/vmlinuz-*'
+  kernel=$(ls "$work"/boot/vmlinuz-*)
+  printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$root/etc/passwd"
+  printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
+  cp ci/emulate/init.sh "$root/init"
+  # The tests find cases, expectations and schemas through CARGO_MANIFEST_DIR, and the
+  # binary through CARGO_BIN_EXE_*: both are this checkout's absolute paths.
+  mkdir -p "$root$repo"
+  git ls-files -z | tar --null -T - -cf - | tar -x -C "$root$repo"
+  python3 ci/emulate/results.py executables "$work/build.json" >"$work/executables"
+  declare -A command=()
+  while read -r kind name exe; do
+    mkdir -p "$root$(dirname "$exe")"
+    cp "$exe" "$root$exe"
+    [ "$kind" = test ] || continue
+    case $name in
+      # zig's sysroots, not this CPU: runs in `cargo test` on the build machine.
+      linkcheck_facts) echo "$name	zig is a build-machine tool (tests link probes against zig sysroots)" >>"$work/skipped"; continue ;;
+    esac
+    if [ -n "$only" ] && [[ ",$only," != *",$name,"* ]]; then
+      echo "$name	not in --tests $only" >>"$work/skipped"; continue
+    fi
+    command[$name]=$exe
+    for skip in "${skip_tests[@]}"; do
+      read -r binary filter why <<<"$skip"
+      [ "$binary" = "$name" ] || continue
+      command[$name]+=" --skip $filter"
+      echo "$name --skip $filter	$why" >>"$work/skipped"
+    done
+  done <"$work/executables"
+  : >"$root/suite/run.list"
+  for name in "${order[@]}" $(printf '%s\n' "${!command[@]}" | sort); do
+    [ -n "${command[$name]:-}" ] || continue
+    printf '%s\t%s\t%s\n' "$name" "$repo" "${command[$name]}" >>"$root/suite/run.list"
+    unset "command[$name]"
+  done
+  probe=$(awk '$1 == "bin" && $2 == "spawnmatrix" {print $3}' "$work/executables")
+  report=emulated-$arch-linux-$libc.json
+  printf '%s\t%s\t%s\n' spawnmatrix-probe "$repo" "$probe probe --json --out /tmp/out/$report >/dev/null" >>"$root/suite/run.list"
+
+  qemu_version=$($qemu --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/')
+  kpkg=$(basename "$kdeb" .deb)
+  {
+    echo "export HOME=/tmp/home PATH=/usr/sbin:/usr/bin:/sbin:/bin TMPDIR=/tmp RUST_BACKTRACE=1"
+    echo "export SUITE_TIMEOUT=$program_timeout"
+    # A conformance runner's hang guard (60 s natively); TCG is ~10x slower.
+    echo "export SPAWNMATRIX_RUNNER_TIMEOUT=600 SPAWNMATRIX_CHILD_TIMEOUT=60"
+    echo "export SPAWNMATRIX_PROVENANCE=emulated"
+    echo "export SPAWNMATRIX_IMAGE=$(shquote "$qemu ${machine[*]} + Debian 12 linux-image-$flavour")"
+    echo "export SPAWNMATRIX_HOST=$(shquote "ci/emulate.sh: QEMU $qemu_version, Debian ${kpkg//_/ }")"
+  } >"$root/suite/env"
+  (cd "$root" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
+
+  log "$arch: booting $(basename "$kernel") under $qemu $qemu_version"
+  start=$SECONDS
+  # -smp 2: the suite spawns from several threads. Output is the serial console only.
+  timeout 1800 "$qemu" "${machine[@]}" -smp 2 -m "$memory" -nic none -nographic -no-reboot \
+    -kernel "$kernel" -initrd "$work/initramfs.cpio" \
+    -append "console=ttyAMA0 panic=-1 quiet loglevel=1 rdinit=/init" \
+    </dev/null >"$work/console.log" 2>&1 || log "$arch: $qemu exited with $?"
+  run_seconds=$((SECONDS - start))
+  if python3 ci/emulate/results.py summary "$work/console.log" "$work" \
+      --arch "$arch" --build-seconds "$build_seconds" --run-seconds "$run_seconds"; then
+    if [ $save = 1 ]; then
+      cp "$work/files/$report" targets/reports/"$report"
+      log "$arch: saved targets/reports/$report"
+    fi
+  else
+    status=1
+  fi
+  rm -rf "$root" "$work/initramfs.cpio"
+done
+exit $status

@@ -1,0 +1,42 @@
+#!/bin/busybox sh
+# shellcheck shell=dash
+# The guest's /init (run by busybox sh as PID 1 in a ci/emulate.sh initramfs). Mounts what
+# the suite needs, runs each program listed in /suite/run.list, prints each one's output
+# between markers on the console for the host to parse, then powers the machine off.
+# /suite/env (written by the host) sets the suite's environment and SUITE_TIMEOUT, each
+# program's time limit in seconds (rc=143 when it is hit).
+/bin/busybox --install -s
+mount -t proc proc /proc
+mount -t sysfs sys /sys
+mount -t devtmpfs dev /dev
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs shm /dev/shm
+mount -t tmpfs tmp /tmp
+chmod 1777 /tmp
+mkdir -p /tmp/home /tmp/out
+. /suite/env
+echo "@@emu uname $(uname -srm)"
+echo "@@emu nproc $(nproc)"
+# Each line of run.list: NAME<TAB>DIR<TAB>COMMAND...
+while IFS='	' read -r name dir command; do
+  [ -n "$name" ] || continue
+  echo "@@emu begin $name"
+  start=$(date +%s)
+  # setsid: each program leads its own session and process group, as under a login shell
+  # (children of PID 1 are otherwise in process group 0, which setpgid cannot join).
+  ( cd "$dir" && eval "exec setsid timeout $SUITE_TIMEOUT $command" ) </dev/null 2>&1
+  rc=$?
+  echo "@@emu end $name rc=$rc seconds=$(( $(date +%s) - start ))"
+done < /suite/run.list
+# Files the programs wrote for the host (reports), printed whole.
+for f in /tmp/out/*; do
+  [ -f "$f" ] || continue
+  echo "@@emu file-begin ${f##*/}"
+  cat "$f"
+  echo
+  echo "@@emu file-end ${f##*/}"
+done
+echo "@@emu done"
+sync
+poweroff -f

@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Host side of ci/emulate.sh (standard library only).
+
+  results.py executables BUILD_JSON
+      From `cargo test --no-run --message-format=json`: one line per executable,
+      `KIND NAME PATH` (KIND `test` for test binaries, `bin` for the program).
+  results.py summary CONSOLE_LOG WORKDIR --arch A --build-seconds N --run-seconds N
+      Parses the guest's console (markers from ci/emulate/init.sh), writes the files the guest
+      printed into WORKDIR/files and WORKDIR/summary.json, prints a summary, and exits 1 if a
+      program failed or is missing, a test failed, the probe report is not a report of an
+      emulated run, or the guest never finished.
+"""
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+RESULT = re.compile(
+    r"test result: (\w+)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out"
+)
+FAILED = re.compile(r"^test (.+?) +\.\.\. FAILED$")
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def executables(build_json):
+    for line in Path(build_json).read_text().splitlines():
+        msg = json.loads(line)
+        if msg.get("reason") != "compiler-artifact" or not msg.get("executable"):
+            continue
+        target = msg["target"]
+        kind = target["kind"][0]
+        if msg["profile"]["test"]:
+            # Unit tests of the library and of the binary share the package's name.
+            name = target["name"] if kind == "test" else f"{kind}-{target['name']}"
+            print("test", name, msg["executable"])
+        elif kind == "bin":
+            print("bin", target["name"], msg["executable"])
+
+
+def parse(console):
+    """The console split into programs: {name: {rc, seconds, lines}}, facts, files, done."""
+    programs, files, facts = {}, {}, {}
+    current, file_name, done = None, None, False
+    for raw in console.splitlines():
+        line = ANSI.sub("", raw.rstrip("\r"))
+        if file_name is not None:
+            if line == f"@@emu file-end {file_name}":
+                files[file_name] = "\n".join(files[file_name]) + "\n"
+                file_name = None
+            else:
+                files[file_name].append(line)
+            continue
+        if not line.startswith("@@emu "):
+            if current is not None:
+                programs[current]["lines"].append(line)
+            continue
+        words = line.split()
+        if words[1] == "begin":
+            current = words[2]
+            programs[current] = {"rc": None, "seconds": None, "lines": []}
+        elif words[1] == "end":
+            fields = dict(w.split("=", 1) for w in words[3:])
+            programs[words[2]]["rc"] = int(fields["rc"])
+            programs[words[2]]["seconds"] = int(fields["seconds"])
+            current = None
+        elif words[1] == "file-begin":
+            file_name = words[2]
+            files[file_name] = []
+        elif words[1] == "done":
+            done = True
+        else:
+            facts[words[1]] = " ".join(words[2:])
+    return programs, files, facts, done
+
+
+def tally(lines):
+    counts = {"passed": 0, "failed": 0, "ignored": 0}
+    seen = False
+    for line in lines:
+        m = RESULT.search(line)
+        if m:
+            seen = True
+            counts["passed"] += int(m.group(2))
+            counts["failed"] += int(m.group(3))
+            counts["ignored"] += int(m.group(4))
+    failures = [m.group(1) for m in map(FAILED.match, lines) if m]
+    return (counts if seen else None), failures
+
+
+def check_report(text, problems):
+    try:
+        report = json.loads(text)
+    except ValueError as e:
+        problems.append(f"probe report is not JSON: {e}")
+        return None
+    platform = report.get("platform", {})
+    if platform.get("provenance", {}).get("kind") != "emulated":
+        problems.append("probe report's provenance is not `emulated`")
+    if not report.get("cases"):
+        problems.append("probe report carries no conformance cases")
+    if not report.get("auto_strategy"):
+        problems.append("probe report does not say which strategy Auto took")
+    return report
+
+
+def summary(args):
+    console = Path(args.log).read_text(errors="replace")
+    programs, files, facts, done = parse(console)
+    work = Path(args.workdir)
+    (work / "files").mkdir(exist_ok=True)
+    for name, text in files.items():
+        (work / "files" / name).write_text(text)
+    expected = []
+    run_list = work / "root" / "suite" / "run.list"
+    if run_list.exists():
+        expected = [l.split("\t", 1)[0] for l in run_list.read_text().splitlines() if l]
+    expected += [name for name in programs if name not in expected]
+    skipped = {}
+    skip_file = work / "skipped"
+    if skip_file.exists():
+        skipped = dict(l.split("\t", 1) for l in skip_file.read_text().splitlines() if l)
+
+    problems, rows = [], []
+    total = {"passed": 0, "failed": 0, "ignored": 0}
+    for name in expected:
+        program = programs.get(name)
+        if program is None or program["rc"] is None:
+            problems.append(f"{name}: no end marker (the guest stopped or timed out in it)")
+            continue
+        counts, failures = tally(program["lines"])
+        if counts:
+            for k in total:
+                total[k] += counts[k]
+        if program["rc"] != 0:
+            problems.append(f"{name}: exit status {program['rc']}")
+        problems.extend(f"{name}: test failed: {f}" for f in failures)
+        rows.append((name, program["rc"], program["seconds"], counts))
+    report = None
+    report_files = [n for n in files if n.endswith(".json")]
+    if not report_files:
+        problems.append("the guest printed no probe report")
+    for name in report_files:
+        report = check_report(files[name], problems)
+    if not done:
+        problems.append("the guest never reached the end of its run list")
+
+    result = {
+        "arch": args.arch,
+        "uname": facts.get("uname"),
+        "build_seconds": args.build_seconds,
+        "boot_and_run_seconds": args.run_seconds,
+        "auto_strategy": report.get("auto_strategy") if report else None,
+        "tests": total,
+        "programs": {n: {"rc": rc, "seconds": s, "counts": c} for n, rc, s, c in rows},
+        "skipped_programs": skipped,
+        "problems": problems,
+    }
+    (work / "summary.json").write_text(json.dumps(result, indent=2) + "\n")
+
+    print(f"== {args.arch}: {facts.get('uname', 'no uname (did the guest boot?)')}")
+    print(f"   build {args.build_seconds} s, boot + run {args.run_seconds} s, "
+          f"Auto took {result['auto_strategy']}")
+    for name, rc, seconds, counts in rows:
+        c = counts or {}
+        print(f"   {name:<18} rc={rc:<3} {seconds:>5} s  passed {c.get('passed', '-')}"
+              f"  failed {c.get('failed', '-')}  ignored {c.get('ignored', '-')}")
+    for name, why in skipped.items():
+        print(f"   {name:<18} skipped: {why}")
+    print(f"   total: {total['passed']} passed, {total['failed']} failed, "
+          f"{total['ignored']} ignored, {len(skipped)} programs skipped")
+    for p in problems:
+        print(f"   PROBLEM: {p}")
+    return 1 if problems else 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    sub = parser.add_subparsers(dest="command", required=True)
+    ex = sub.add_parser("executables")
+    ex.add_argument("build_json")
+    su = sub.add_parser("summary")
+    su.add_argument("log")
+    su.add_argument("workdir")
+    su.add_argument("--arch", required=True)
+    su.add_argument("--build-seconds", type=int, required=True)
+    su.add_argument("--run-seconds", type=int, required=True)
+    args = parser.parse_args()
+    if args.command == "executables":
+        executables(args.build_json)
+        return 0
+    return summary(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
