@@ -11,3 +11,12 @@ echo "-- Cygwin (tier 3: $nightly from ci/nightly-toolchain, -Zbuild-std)"
 # probes and runs `cargo test` with the same nightly. Tests and benches are included so that a
 # Cygwin type error shows here first.
 cargo "+$nightly" check --locked -Zbuild-std=std,panic_abort --target x86_64-pc-cygwin --all-targets
+
+# The kernel's struct sigaction layouts this crate declares (spawn/src/sys/kernel_sigaction/,
+# each with compile-time size and offset assertions), on architectures that cannot run here:
+# MIPS n64 and o32 (flags first, 128 signals), SPARC (restorer as an extra syscall argument),
+# riscv (no restorer). The spawn package only: libc is its one dependency.
+for t in mips64-unknown-linux-gnuabi64 mips-unknown-linux-gnu sparc64-unknown-linux-gnu riscv64gc-unknown-linux-gnu; do
+  echo "-- $t (spawnmatrix-spawn, $nightly, -Zbuild-std)"
+  cargo "+$nightly" check --locked -Zbuild-std=std,panic_abort --target "$t" -p spawnmatrix-spawn
+done

@@ -6,10 +6,12 @@
 //! |---|---|---|
 //! | `clone3-enosys` | `clone3` → `ENOSYS` | kernels before 5.3; current Docker/podman profiles |
 //! | `clone3-eperm` | `clone3` → `EPERM` | older Docker/containerd and RHEL 8 profiles (moby/moby#42680) |
-//! | `no-clone-vm` | `clone3` → `ENOSYS`, `clone` with `CLONE_VM` → `EPERM` | a sandbox that allows only fork-like process creation |
+//! | `no-clone-vm` | `clone3` → `ENOSYS`, `clone` with `CLONE_VM` but not `CLONE_THREAD` → `EPERM` | a sandbox that allows threads and fork-like process creation only |
 //!
 //! A filter stays on across `execve` (with `no_new_privs`), so `spawnmatrix sandbox PROFILE --
-//! CMD` runs a whole test binary under it. These are test profiles, not a security boundary:
+//! CMD` runs a whole test binary under it. Under `clone3-eperm`, glibc >= 2.34 cannot create
+//! threads either (its `pthread_create` tries clone3 and gives up on `EPERM`), so there only
+//! single-threaded glibc programs, or musl ones, run. These are test profiles, not a security boundary:
 //! the filter does not check the system-call architecture.
 
 mod seccomp;
@@ -54,9 +56,11 @@ impl Profile {
             Profile::Clone3Eperm => &[seccomp::Rule::refuse(libc::SYS_clone3, libc::EPERM)],
             Profile::NoCloneVm => &[
                 seccomp::Rule::refuse(libc::SYS_clone3, libc::ENOSYS),
+                // Threads stay possible (glibc's pthread_create falls back to clone).
                 seccomp::Rule::refuse_with_flag(
                     libc::SYS_clone,
                     libc::CLONE_VM as u32,
+                    libc::CLONE_THREAD as u32,
                     libc::EPERM,
                 ),
             ],
