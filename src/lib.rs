@@ -12,6 +12,7 @@
 //! - [`matrix`]: merging reports into one table and rendering it (JSON, Markdown, HTML).
 //! - [`linkcheck`]: link-time evidence from C probes linked against chosen sysroots.
 //! - [`bench`]: what a spawn costs, per strategy and per parent size.
+//! - [`worktree`]: where cases and targets are (the working tree, not the build checkout).
 //! - [`sys`]: FFI the `libc` crate lacks per target, and run-time lookup of newer spawn functions
 //!   (from `spawnmatrix-spawn`).
 
@@ -26,6 +27,7 @@ pub mod platform;
 pub mod report;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub mod sandbox;
+pub mod worktree;
 pub mod yaml;
 
 // The library keeps its old paths here, so `spawnmatrix::spawn::Command`, `crate::sys::…`,

@@ -51,7 +51,12 @@ fn matrix_writes_all_three_outputs_with_doc_columns() {
     assert!(result.status.success());
     let json = std::fs::read_to_string(out.join("matrix.json")).unwrap();
     let m: spawnmatrix::matrix::Matrix = serde_json::from_str(&json).unwrap();
-    assert_eq!(m.columns[0].evidence, spawnmatrix::matrix::Evidence::Run);
+    let live = m
+        .columns
+        .iter()
+        .find(|c| c.platform.libc.version.as_deref() == Some("2.36"))
+        .unwrap();
+    assert_eq!(live.evidence, spawnmatrix::matrix::Evidence::Run);
     for family in ["macos", "freebsd", "cygwin"] {
         assert!(
             m.columns.iter().any(|c| c.family.as_deref() == Some(family)

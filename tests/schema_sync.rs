@@ -10,7 +10,7 @@ use rstest::rstest;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
-use spawnmatrix::matrix::model::{Alternative, Claim, Evidence, Group, Matrix, Row};
+use spawnmatrix::matrix::model::{Alternative, Claim, Evidence, FamilyInfo, Group, Matrix, Row};
 use spawnmatrix::matrix::{Cell, Column};
 use spawnmatrix::report::{
     Capability, CaseResult, Fuzz, FuzzExplained, FuzzFinding, FuzzSubject, Libc, Perf, PerfEntry,
@@ -138,7 +138,9 @@ fn full_matrix() -> Matrix {
         verdict: some("pass"),
         note: some("n"),
         source: some("s"),
+        since: some("2.29"),
         doc: Some(Claim {
+            from: some("2.29"),
             value: spawnmatrix::matrix::Value::Bool(false),
             source: String::from("s"),
             note: some("n"),
@@ -153,6 +155,12 @@ fn full_matrix() -> Matrix {
         schema_version: 1,
         suite_version: String::from("0.1.0"),
         generated_at: String::from("2026-11-30T07:00:00Z"),
+        families: vec![FamilyInfo {
+            id: String::from("linux-glibc"),
+            title: String::from("glibc"),
+            os: String::from("linux"),
+            version_of: String::from("libc"),
+        }],
         columns: vec![Column {
             key: String::from("k"),
             label: String::from("glibc 2.36"),
@@ -299,4 +307,66 @@ fn stored_reports_parse() {
         .count()
     });
     assert_eq!(reports.len(), files);
+}
+
+/// Each schema names itself with `$id`, and every `$ref` to another file names a schema's
+/// `$id`, so a validator given both schemas (a registry) resolves them without file paths.
+#[test]
+fn cross_file_refs_name_an_id() {
+    let ids: Vec<String> = ["report.v1.schema.json", "matrix.v1.schema.json"]
+        .iter()
+        .map(|n| {
+            let s = schema(n);
+            let id = s["$id"].as_str().unwrap_or_default().to_string();
+            assert_eq!(id, *n, "{n}: $id");
+            id
+        })
+        .collect();
+    fn refs(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get("$ref") {
+                    out.push(r.clone());
+                }
+                m.values().for_each(|x| refs(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+            _ => {}
+        }
+    }
+    let mut all = Vec::new();
+    refs(&schema("matrix.v1.schema.json"), &mut all);
+    let external: Vec<&String> = all.iter().filter(|r| !r.starts_with('#')).collect();
+    assert!(!external.is_empty());
+    for r in external {
+        let file = r.split('#').next().unwrap_or_default();
+        assert!(ids.iter().any(|i| i == file), "{r} names no schema $id");
+    }
+}
+
+/// The outcome grammar is a schema pattern: what the parser accepts matches, what it refuses
+/// does not.
+#[rstest]
+#[case("ok", true)]
+#[case("add:EBADF", true)]
+#[case("returned:ENOENT", true)]
+#[case("child-exit:127", true)]
+#[case("child-signal:SIGKILL", true)]
+#[case("unsupported", true)]
+#[case("skipped:not-expressible", true)]
+#[case("child-exit:0", false)]
+#[case("child-exit:256", false)]
+#[case("returned:enoent", false)]
+#[case("returned ENOENT", false)]
+fn outcome_pattern_is_the_grammar(#[case] outcome: &str, #[case] valid: bool) {
+    let pattern = schema("report.v1.schema.json")["$defs"]["outcome"]["pattern"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let re = regex::Regex::new(&pattern).unwrap().is_match(outcome);
+    assert_eq!(re, valid, "{outcome} against {pattern}");
+    let parsed = outcome
+        .parse::<spawnmatrix::conformance::outcome::Outcome>()
+        .is_ok();
+    assert_eq!(parsed, valid, "the parser agrees on {outcome}");
 }

@@ -10,8 +10,10 @@ echo "-- reports and matrix.json validate against schema/"
 shopt -s nullglob
 reports=(targets/reports/*.json out/report.json)
 shopt -u nullglob
-check-jsonschema --schemafile schema/report.v1.schema.json "${reports[@]}"
-check-jsonschema --schemafile schema/matrix.v1.schema.json out/matrix.json
+# The schemas' $ids are their file names: run from schema/ so the cross-file $ref resolves to
+# the sibling file (a validator with a registry of both schemas resolves it by $id).
+(cd schema && check-jsonschema --schemafile report.v1.schema.json "${reports[@]/#/../}")
+(cd schema && check-jsonschema --schemafile matrix.v1.schema.json ../out/matrix.json)
 
 echo "-- index.html in headless Chromium (load, filter, detail, screenshot)"
 python3 ci/browser-test.py out/index.html out/index.png

@@ -12,9 +12,12 @@ mod linkcheck;
 mod main_job;
 mod matrix;
 mod probe;
+mod publish;
+mod query;
 #[cfg(target_os = "linux")]
 mod sandbox;
 mod soak;
+mod stored;
 
 /// Probe this machine's spawn family, run the conformance suite and merge the capability matrix.
 ///
@@ -44,6 +47,10 @@ enum Command {
     Bench(bench::Args),
     /// Write or refresh a target's expectation file from a run of the suite.
     Expect(expect::Args),
+    /// One feature's summary row: since which release each family has it, and how it is known.
+    Query(query::Args),
+    /// Write (or `--check`) the committed summary, docs/SUMMARY.md and docs/summary.json.
+    Publish(publish::Args),
     /// Differential fuzzing: random file-action sequences through libc, shared and fork+exec.
     Fuzz(fuzz::Args),
     /// Many spawns from several threads; fails when memory, open fds or children grow.
@@ -65,6 +72,8 @@ pub fn main() -> ExitCode {
         Some(Command::Bench(a)) => bench::run(a),
         Some(Command::Expect(a)) => expect::run(a),
         Some(Command::Fuzz(a)) => fuzz::run(a),
+        Some(Command::Query(a)) => query::run(a),
+        Some(Command::Publish(a)) => publish::run(a),
         Some(Command::Soak(a)) => soak::run(a),
         #[cfg(target_os = "linux")]
         Some(Command::Sandbox(a)) => sandbox::run(a),

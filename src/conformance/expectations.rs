@@ -39,18 +39,9 @@ pub struct Entry {
     pub outside_posix: bool,
 }
 
-/// The `targets/` directory: `SPAWNMATRIX_TARGETS`, else the source tree's (this build's
-/// checkout), else `./targets`.
+/// The `targets/` directory: `SPAWNMATRIX_TARGETS`, else the working tree's ([`crate::worktree`]).
 pub fn default_targets_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("SPAWNMATRIX_TARGETS") {
-        return PathBuf::from(dir);
-    }
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("targets");
-    if built.is_dir() {
-        built
-    } else {
-        PathBuf::from("targets")
-    }
+    crate::worktree::targets_dir()
 }
 
 /// The expectation file that applies to `libc` (which may not exist yet).

@@ -29,18 +29,10 @@ pub enum LoadError {
     },
 }
 
-/// The default case directory: `SPAWNMATRIX_CASES`, else the source tree's
-/// `conformance/cases` (this build's checkout), else `./conformance/cases`.
+/// The default case directory: `SPAWNMATRIX_CASES`, else the working tree's
+/// `conformance/cases` ([`crate::worktree`]).
 pub fn default_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("SPAWNMATRIX_CASES") {
-        return PathBuf::from(dir);
-    }
-    let built = Path::new(env!("CARGO_MANIFEST_DIR")).join("conformance/cases");
-    if built.is_dir() {
-        built
-    } else {
-        PathBuf::from("conformance/cases")
-    }
+    crate::worktree::cases_dir()
 }
 
 /// A case and the file it came from (the runner reloads it from there).

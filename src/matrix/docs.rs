@@ -51,6 +51,15 @@ pub enum VersionOf {
     Libc,
 }
 
+impl VersionOf {
+    pub fn name(self) -> &'static str {
+        match self {
+            VersionOf::Os => "os",
+            VersionOf::Libc => "libc",
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Match {
@@ -149,6 +158,8 @@ struct Range {
     row: String,
     value: Value,
     from: Option<Version>,
+    /// `from` as written, for the summary's "since" boundary.
+    from_text: Option<String>,
     upper: Option<Upper>,
     source: String,
     note: Option<String>,
@@ -323,6 +334,7 @@ impl Family {
                 row: c.row.clone(),
                 value: c.value.clone().unwrap_or(Value::Bool(true)),
                 from: parse("from", &c.from)?,
+                from_text: c.from.clone(),
                 upper,
                 source: c.source.clone(),
                 note: c.note.clone(),
@@ -340,12 +352,14 @@ impl Family {
                     ranges.push(Range {
                         value: Value::Bool(false),
                         from: None,
+                        from_text: None,
                         upper: Some(Upper::Before(since.clone())),
                         note: None,
                         ..base.clone()
                     });
                     ranges.push(Range {
                         from: Some(since),
+                        from_text: c.since.clone(),
                         ..base
                     });
                 }
@@ -394,6 +408,7 @@ impl Family {
             .iter()
             .find(|r| r.row == row && r.covers(release))
             .map(|r| Claim {
+                from: r.from_text.clone(),
                 value: r.value.clone(),
                 source: self.source_text(&r.source),
                 note: r.note.clone(),

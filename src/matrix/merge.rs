@@ -12,7 +12,9 @@ use super::cases::CaseIndex;
 use super::docs::{Docs, Family, VersionOf};
 use super::error::MatrixError;
 use super::load::SourcedReport;
-use super::model::{Alternative, Cell, Column, Evidence, Matrix, Row, MATRIX_SCHEMA_VERSION};
+use super::model::{
+    Alternative, Cell, Column, Evidence, FamilyInfo, Matrix, Row, MATRIX_SCHEMA_VERSION,
+};
 use super::rows;
 use super::version::{Release, Version};
 use crate::report::{Platform, SUITE_VERSION};
@@ -144,6 +146,7 @@ fn doc_cell(claim: super::model::Claim) -> Cell {
     Cell {
         note: claim.note,
         source: Some(claim.source),
+        since: claim.from,
         ..Cell::new(claim.value, Evidence::Doc)
     }
 }
@@ -226,7 +229,7 @@ fn unique_labels(columns: &mut [Column]) {
 }
 
 /// Families in the order the matrix shows them; others follow by name.
-const FAMILY_ORDER: &[&str] = &[
+pub const FAMILY_ORDER: &[&str] = &[
     "linux-glibc",
     "linux-musl",
     "macos",
@@ -235,21 +238,33 @@ const FAMILY_ORDER: &[&str] = &[
     "netbsd",
     "openbsd",
     "illumos",
+    "illumos-gate",
+    "solaris",
     "android",
 ];
 
-/// Column order: run, link, doc; then family, release and key.
+/// Where a family sorts: its place in [`FAMILY_ORDER`], unknown families after, by name.
+pub fn family_rank(family: Option<&str>) -> (usize, Option<String>) {
+    let rank = family.and_then(|f| FAMILY_ORDER.iter().position(|x| *x == f));
+    (
+        rank.unwrap_or(FAMILY_ORDER.len()),
+        family.map(str::to_string),
+    )
+}
+
+/// Column order: family, then release (numerically, a `>=` bound after the exact release,
+/// unknown last), then evidence (run, link, doc) and key, so one release's columns sit together.
 fn column_order(a: &Column, b: &Column) -> std::cmp::Ordering {
     let release = |c: &Column| {
-        Version::parse(c.platform.libc.version.as_deref().unwrap_or(""))
-            .or_else(|| Version::parse(c.platform.os_version.as_deref().unwrap_or("")))
+        let parse = |v: &Option<String>| v.as_deref().and_then(Release::parse);
+        match parse(&c.platform.libc.version).or_else(|| parse(&c.platform.os_version)) {
+            Some(Release::Exact(v)) => (0, Some(v), 0),
+            Some(Release::AtLeast(v)) => (0, Some(v), 1),
+            None => (1, None, 0),
+        }
     };
-    let family = |c: &Column| {
-        let f = c.family.as_deref();
-        let rank = f.and_then(|f| FAMILY_ORDER.iter().position(|x| *x == f));
-        (rank.unwrap_or(FAMILY_ORDER.len()), f.map(str::to_string))
-    };
-    (a.evidence, family(a), release(a), &a.key).cmp(&(b.evidence, family(b), release(b), &b.key))
+    let family = |c: &Column| family_rank(c.family.as_deref());
+    (family(a), release(a), a.evidence, &a.key).cmp(&(family(b), release(b), b.evidence, &b.key))
 }
 
 /// Merges `reports` and the documented claims in `docs` into one matrix, grouping case rows
@@ -323,8 +338,25 @@ pub fn merge_with(
             groups.push(rows::group(group, cases).1);
         }
     }
+    let mut families: Vec<FamilyInfo> = docs
+        .families
+        .iter()
+        .filter(|f| {
+            columns
+                .iter()
+                .any(|c| c.family.as_ref() == Some(&f.spec.family))
+        })
+        .map(|f| FamilyInfo {
+            id: f.spec.family.clone(),
+            title: f.spec.title.clone(),
+            os: f.spec.os.clone(),
+            version_of: f.spec.version_of.name().to_string(),
+        })
+        .collect();
+    families.sort_by_key(|f| family_rank(Some(&f.id)));
     Ok(Matrix {
         schema_version: MATRIX_SCHEMA_VERSION,
+        families,
         suite_version: SUITE_VERSION.to_string(),
         generated_at: crate::report::now_rfc3339(),
         columns,

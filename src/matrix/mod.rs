@@ -7,6 +7,8 @@
 //! - [`merge`]: evidence precedence and disagreement flagging.
 //! - [`cases`]: case areas and titles from the case files, for grouping.
 //! - [`render`]: `matrix.json`, `MATRIX.md`, `index.html`.
+//! - [`summary`]: feature × family → since which release (the default view).
+//! - [`query`]: summary rows from what a user types (`addchdir_np`).
 //! - [`diff`]: what changed between two matrices or reports, regressions first.
 
 pub mod cases;
@@ -17,8 +19,10 @@ pub mod error;
 pub mod load;
 pub mod merge;
 pub mod model;
+pub mod query;
 pub mod render;
 pub mod rows;
+pub mod summary;
 pub mod version;
 
 pub use error::MatrixError;

@@ -89,9 +89,28 @@ pub struct Matrix {
     pub suite_version: String,
     /// RFC 3339, UTC.
     pub generated_at: String,
+    /// The `targets/` families the columns belong to, in display order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub families: Vec<FamilyInfo>,
     pub columns: Vec<Column>,
     pub groups: Vec<Group>,
     pub rows: Vec<Row>,
+}
+
+/// What the summary needs of a `targets/<family>/platform.yaml`: its name, the OS its doc
+/// columns stand for, and which version its releases are numbered by.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FamilyInfo {
+    /// The folder name (`linux-glibc`, `macos`).
+    pub id: String,
+    /// Short header (`glibc`, `macOS`).
+    pub title: String,
+    /// The `os` of the family's own platforms; a column of another OS the family also matches
+    /// (illumos under a Solaris family) is summarised as a family of its own.
+    pub os: String,
+    /// `os` or `libc`: which version a release of this family is.
+    pub version_of: String,
 }
 
 /// One platform as observed (one or more reports with the same platform key) or documented.
@@ -156,6 +175,9 @@ pub struct Cell {
     /// Where a documented value comes from; required for `doc` evidence.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
+    /// For `doc` evidence: the first release the documented range covers (`since`/`from`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since: Option<String>,
     /// The documented claim for this run or link cell, when one covers this platform.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<Claim>,
@@ -170,6 +192,9 @@ pub struct Cell {
 #[serde(deny_unknown_fields)]
 pub struct Claim {
     pub value: Value,
+    /// The first release the documented range covers (`since` or `from`), when it names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
     pub source: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,

@@ -209,6 +209,7 @@ impl Cell {
             verdict: None,
             note: None,
             source: None,
+            since: None,
             doc: None,
             conflicts: Vec::new(),
         }

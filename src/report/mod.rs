@@ -102,25 +102,46 @@ pub struct Provenance {
 
 impl Platform {
     /// A stable column key: `os[-os_version]-arch-libc[-libc_version]@provenance[:image]`.
+    ///
+    /// The OS version is part of the key only when it is a release number (`14.1`, `10.15`):
+    /// a distribution's name (`debian 12`, `Debian GNU/Linux forky/sid`) changes when a suite
+    /// is renamed while the libc release and the image name do not. A lower bound (`>=1.2.3`)
+    /// becomes `ge1.2.3`; other characters outside `[A-Za-z0-9._+-]` become `_`.
     pub fn key(&self) -> String {
-        let mut key = self.os.clone();
-        if let Some(v) = &self.os_version {
+        fn part(text: &str) -> String {
+            let text = text.trim();
+            let text = text
+                .strip_prefix(">=")
+                .map_or_else(|| text.to_string(), |v| format!("ge{v}"));
+            text.chars()
+                .map(|c| match c {
+                    'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '_' | '+' | '-' => c,
+                    _ => '_',
+                })
+                .collect()
+        }
+        let mut key = part(&self.os);
+        if let Some(v) = self
+            .os_version
+            .as_deref()
+            .filter(|v| v.starts_with(|c: char| c.is_ascii_digit()))
+        {
             key.push('-');
-            key.push_str(&v.replace(' ', "_"));
+            key.push_str(&part(v));
         }
         key.push('-');
-        key.push_str(&self.arch);
+        key.push_str(&part(&self.arch));
         key.push('-');
-        key.push_str(&self.libc.name);
+        key.push_str(&part(&self.libc.name));
         if let Some(v) = &self.libc.version {
             key.push('-');
-            key.push_str(v);
+            key.push_str(&part(v));
         }
         key.push('@');
-        key.push_str(&self.provenance.kind);
+        key.push_str(&part(&self.provenance.kind));
         if let Some(image) = &self.provenance.image {
             key.push(':');
-            key.push_str(image);
+            key.push_str(&image.replace(char::is_whitespace, "_"));
         }
         key
     }

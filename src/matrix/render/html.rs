@@ -6,14 +6,20 @@ use crate::matrix::model::Matrix;
 /// The page; `/*MATRIX_JSON*/null` is replaced by the data.
 const PAGE: &str = include_str!("page.html");
 const PLACEHOLDER: &str = "/*MATRIX_JSON*/null";
+const SUMMARY_PLACEHOLDER: &str = "/*SUMMARY_JSON*/null";
 
-/// The matrix as JSON that is safe inside a `<script>` element: `</` and `<!--` cannot occur.
-fn embedded_json(matrix: &Matrix) -> String {
-    super::json::render(matrix)
-        .replace("</", "<\\/")
-        .replace("<!--", "<\\u0021--")
+/// JSON that is safe inside a `<script>` element: `</` and `<!--` cannot occur.
+fn embeddable(json: String) -> String {
+    json.replace("</", "<\\/").replace("<!--", "<\\u0021--")
 }
 
+/// The page with the matrix and its summary (the default view) embedded.
 pub fn render(matrix: &Matrix) -> String {
-    PAGE.replacen(PLACEHOLDER, &embedded_json(matrix), 1)
+    let summary = crate::matrix::summary::build(matrix);
+    PAGE.replacen(PLACEHOLDER, &embeddable(super::json::render(matrix)), 1)
+        .replacen(
+            SUMMARY_PLACEHOLDER,
+            &embeddable(super::summary::json(&summary)),
+            1,
+        )
 }

@@ -1,4 +1,4 @@
-//! `MATRIX.md`: one table per group, readable on a forge. Each cell shows its value and its
+//! `MATRIX.md`: the summary first (`render::summary`), then one table per group, readable on a forge. Each cell shows its value and its
 //! evidence (✅ run, 🔗 link, 📄 doc); notes, sources and disagreements are footnotes.
 
 use std::fmt::Write;
@@ -112,6 +112,8 @@ pub fn render(m: &Matrix) -> String {
          ⚠️ marks a disagreement between evidence; an empty cell means nothing is known.\n",
         m.generated_at, m.suite_version
     );
+    out.push_str(&super::summary::markdown(&crate::matrix::summary::build(m)));
+    let _ = writeln!(out, "\n# Full tables\n");
     let _ = writeln!(out, "## Platforms\n");
     let _ = writeln!(out, "| Column | Evidence | Platform | From |");
     let _ = writeln!(out, "|---|---|---|---|");

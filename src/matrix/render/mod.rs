@@ -8,6 +8,7 @@ use super::model::Matrix;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod summary;
 
 /// The rendered outputs, in memory, ready to be written together.
 pub struct Outputs {

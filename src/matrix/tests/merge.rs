@@ -118,18 +118,35 @@ fn unknown_provenance_is_an_error() {
     );
 }
 
+/// Columns sit by family, then release compared as numbers (2.9 before 2.17), then evidence,
+/// so the columns of one release are neighbours.
 #[test]
-fn columns_are_ordered_run_link_doc_and_labels_are_unique() {
+fn columns_are_ordered_by_release_numerically_then_evidence_and_labels_are_unique() {
     let reports = [
         sourced("l.json", report("glibc", "2.17", "link")),
         sourced("n.json", report("glibc", "2.36", "native")),
         sourced("c.json", report("glibc", "2.36", "container")),
+        sourced("o.json", report("glibc", "2.9", "link")),
+        sourced("d.json", report("glibc", "2.29", "link")),
     ];
     let m = merge(&reports, &glibc_docs()).unwrap();
-    let evidence: Vec<Evidence> = m.columns.iter().map(|c| c.evidence).collect();
-    let mut sorted = evidence.clone();
-    sorted.sort();
-    assert_eq!(evidence, sorted);
+    let order: Vec<(String, Evidence)> = m
+        .columns
+        .iter()
+        .map(|c| (c.platform.libc.version.clone().unwrap(), c.evidence))
+        .collect();
+    let expected = [
+        ("2.9", Evidence::Link),
+        ("2.17", Evidence::Link),
+        ("2.28", Evidence::Doc),
+        ("2.29", Evidence::Link),
+        ("2.29", Evidence::Doc),
+        ("2.36", Evidence::Run),
+        ("2.36", Evidence::Run),
+    ];
+    let expected: Vec<(String, Evidence)> =
+        expected.iter().map(|(v, e)| (v.to_string(), *e)).collect();
+    assert_eq!(order, expected);
     let mut labels: Vec<&str> = m.columns.iter().map(|c| c.label.as_str()).collect();
     labels.sort_unstable();
     labels.dedup();
@@ -177,6 +194,6 @@ fn a_link_column_with_a_doc_columns_label_says_link_and_doc() {
     let labels: Vec<&str> = m.columns.iter().map(|c| c.label.as_str()).collect();
     assert_eq!(
         labels,
-        ["glibc 2.29 (link)", "glibc 2.28", "glibc 2.29 (doc)"]
+        ["glibc 2.28", "glibc 2.29 (link)", "glibc 2.29 (doc)"]
     );
 }

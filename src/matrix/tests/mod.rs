@@ -110,3 +110,4 @@ pub fn glibc_docs() -> Docs {
         ],
     }
 }
+mod summary;

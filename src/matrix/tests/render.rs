@@ -22,8 +22,14 @@ fn sample() -> crate::matrix::Matrix {
 #[test]
 fn markdown_marks_evidence_sources_and_disagreements() {
     let md = markdown::render(&sample());
+    let full = &md[md
+        .find("# Full tables")
+        .expect("full tables after the summary")..];
     assert!(
-        md.contains("| `posix_spawn_file_actions_addchdir_np` | no ✅ ⚠️[^"),
+        full.lines().any(
+            |l| l.starts_with("| `posix_spawn_file_actions_addchdir_np` |")
+                && l.contains("| no ✅ ⚠️[^")
+        ),
         "{md}"
     );
     assert!(md.contains("## Disagreements"), "{md}");
@@ -48,10 +54,10 @@ fn html_embeds_the_data_safely_and_loads_nothing() {
     let page = html::render(&m);
     assert_eq!(
         page.matches("</script>").count(),
-        2,
-        "only the page's own script ends"
+        3,
+        "only the page's two data blocks and its own script end"
     );
-    assert!(!page.contains("/*MATRIX_JSON*/"));
+    assert!(!page.contains("/*MATRIX_JSON*/") && !page.contains("/*SUMMARY_JSON*/"));
     for remote in ["http://", "https://", "src=\"", "@import"] {
         assert!(!page.contains(remote), "the page must not load {remote}");
     }

@@ -1,0 +1,122 @@
+//! The summary as Markdown (the top of MATRIX.md and the published `docs/SUMMARY.md`) and as
+//! compact JSON (one row per line, so a diff of the published file reads well).
+
+use std::fmt::Write;
+
+use crate::matrix::model::Evidence;
+use crate::matrix::summary::{Answer, Summary, SummaryRow};
+
+/// `R`, `L`, `D`: the evidence letters of the plain-text summary.
+pub fn letters(evidence: &[Evidence]) -> String {
+    evidence
+        .iter()
+        .map(|e| match e {
+            Evidence::Run => 'R',
+            Evidence::Link => 'L',
+            Evidence::Doc => 'D',
+        })
+        .collect()
+}
+
+/// One answer in a few characters: `2.29 LD`, `no L`, `?` when nothing is known; `!` marks a
+/// disagreement between the evidence.
+pub fn short(answer: Option<&Answer>) -> String {
+    match answer {
+        None => String::from("?"),
+        Some(a) => {
+            let warn = if a.disagreement { " !" } else { "" };
+            format!("{} {}{warn}", a.text, letters(&a.evidence))
+        }
+    }
+}
+
+fn escape(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// The answer of `row` for family `id`, if the family knows anything about it.
+pub fn answer_for<'s>(row: &'s SummaryRow, id: &str) -> Option<&'s Answer> {
+    row.answers.iter().find(|a| a.family == id)
+}
+
+/// The summary tables, starting with a level-2 heading.
+pub fn markdown(s: &Summary) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "## Summary\n");
+    let _ = writeln!(
+        out,
+        "One row per feature, one column per platform family. A release number means \"since\n\
+         this release\" (`<=2.17`: already in the oldest release known); `no`: absent in the\n\
+         newest release known; `?`: nothing known. Letters: how the answer is known, R run,\n\
+         L link, D doc (with source); `!`: the evidence disagrees (see the full tables).\n"
+    );
+    let titles: Vec<String> = s.families.iter().map(|f| escape(&f.title)).collect();
+    for section in &s.sections {
+        if section.rows.is_empty() {
+            continue;
+        }
+        let _ = writeln!(out, "### {}\n", escape(&section.title));
+        let _ = writeln!(out, "| {} | {} |", section.id, titles.join(" | "));
+        let _ = writeln!(out, "|---|{}", "---|".repeat(titles.len()));
+        for row in &section.rows {
+            let cells: Vec<String> = s
+                .families
+                .iter()
+                .map(|f| escape(&short(answer_for(row, &f.id))))
+                .collect();
+            let _ = writeln!(out, "| `{}` | {} |", row.label, cells.join(" | "));
+        }
+        let titled: Vec<&SummaryRow> = section.rows.iter().filter(|r| r.title.is_some()).collect();
+        if !titled.is_empty() {
+            out.push('\n');
+            for row in titled {
+                let _ = writeln!(
+                    out,
+                    "- `{}`: {}",
+                    row.label,
+                    escape(row.title.as_deref().unwrap_or(""))
+                );
+            }
+        }
+        out.push('\n');
+    }
+    let _ = writeln!(out, "### Releases behind each column\n");
+    for f in &s.families {
+        let releases: Vec<String> = f
+            .releases
+            .iter()
+            .map(|r| format!("{} {}", r.release, letters(&r.evidence)))
+            .collect();
+        let _ = writeln!(out, "- {}: {}", escape(&f.title), releases.join(", "));
+    }
+    out
+}
+
+/// One value as single-line JSON. Summary types hold only strings, bools, enums and vectors:
+/// they always serialize.
+fn line<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
+/// Compact JSON: each family on one line, then one line per row.
+pub fn json(s: &Summary) -> String {
+    let families: Vec<String> = s.families.iter().map(line).collect();
+    let sections: Vec<String> = s
+        .sections
+        .iter()
+        .map(|sec| {
+            let rows: Vec<String> = sec.rows.iter().map(line).collect();
+            format!(
+                "{{\"id\": {}, \"title\": {}, \"rows\": [\n{}\n]}}",
+                line(&sec.id),
+                line(&sec.title),
+                rows.join(",\n")
+            )
+        })
+        .collect();
+    format!(
+        "{{\n\"families\": [\n{}\n],\n\"sections\": [\n{}\n]\n}}\n",
+        families.join(",\n"),
+        sections.join(",\n")
+    )
+}
