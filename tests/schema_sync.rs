@@ -370,3 +370,16 @@ fn outcome_pattern_is_the_grammar(#[case] outcome: &str, #[case] valid: bool) {
         .is_ok();
     assert_eq!(parsed, valid, "the parser agrees on {outcome}");
 }
+
+/// A flag row's third value (`model::IGNORED`) is a valid cell value in the matrix schema.
+#[test]
+fn ignored_flag_value_is_in_the_matrix_schema() {
+    let values = schema("matrix.v1.schema.json")["$defs"]["value"]["anyOf"].clone();
+    let consts: Vec<&str> = values
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| v["const"].as_str())
+        .collect();
+    assert_eq!(consts, [spawnmatrix::matrix::model::IGNORED]);
+}
