@@ -12,7 +12,10 @@ mount -t devtmpfs dev /dev
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs shm /dev/shm
-mount -t tmpfs tmp /tmp
+# No tmpfs over /tmp: the initramfs root is already writable memory, and the checkout sits at
+# its host path (the tests find their files through CARGO_MANIFEST_DIR), which a checkout
+# under /tmp would have hidden.
+mkdir -p /tmp
 chmod 1777 /tmp
 mkdir -p /tmp/home /tmp/out
 . /suite/env
