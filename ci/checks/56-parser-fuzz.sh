@@ -7,7 +7,7 @@
 # the check; the input is kept under $out and printed, to become a test in tests/bad_input/.
 seconds=${SPAWNMATRIX_PARSER_FUZZ_SECONDS:-15}
 out=${SPAWNMATRIX_PARSER_FUZZ_OUT:-$(mktemp -d)}
-cd fuzz
+cd fuzz || exit 1
 toolchain=+$(cat ../ci/nightly-toolchain)
 cargo "$toolchain" fuzz build -O
 for target in case_yaml report_json platform_yaml expectations_yaml; do
