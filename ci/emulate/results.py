@@ -28,10 +28,15 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def executables(build_json):
+    seen = set()
     for line in Path(build_json).read_text().splitlines():
         msg = json.loads(line)
         if msg.get("reason") != "compiler-artifact" or not msg.get("executable"):
             continue
+        # Several cargo runs may each report the same artifact (the tool's binary).
+        if msg["executable"] in seen:
+            continue
+        seen.add(msg["executable"])
         target = msg["target"]
         kind = target["kind"][0]
         if msg["profile"]["test"]:
