@@ -1,7 +1,7 @@
 //! The SVG plot, in two panels sharing the parent-size axis:
 //! - top: median spawn cost of every method, on a log scale (fork grows by orders of
 //!   magnitude while the others stay flat);
-//! - bottom: the ratio to the floor of the methods that stay within [`RATIO_CAP`] of it, on a
+//! - bottom: the ratio to the floor of the methods that stay within `RATIO_CAP` of it, on a
 //!   linear scale, where the differences between the fast methods are visible.
 
 use plotters::coord::types::RangedCoordf64;
