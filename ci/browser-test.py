@@ -301,6 +301,18 @@ def run_width(d, uri, name, width, height, mobile, prefix, expect_disagreement):
     check(st["view"] == "summary" and st["q"] == err["label"] and err["id"] in visible_rows(d),
           f"a summary URL restores the filter {err['label']!r}")
     check(st["selected"] == [[err["id"], ans["family"]]] and ans["text"] in (st["detail"] or ""), f"... and the answer {ans['text']!r}")
+    d.js("document.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape'}));")
+    st = page_state(d)
+    check(st["detail"] is None and "cell=" not in st["hash"], "Escape closes the answer")
+    d.click(f"td.cell[data-row='{err['id']}'][data-col='{ans['family']}']")
+    d.click("#to-full-all")
+    st = page_state(d)
+    heads = d.js("return [...document.querySelectorAll('#matrix thead th[data-col]')].map(t => t.dataset.col);")
+    check(st["view"] == "full" and st["family"] == "" and visible_rows(d) == [err["id"]]
+          and heads == [f"{f}@{r['release']}" for f, r in releases], "'every family' opens the row with every release")
+    d.open(uri + "#q=no-such-feature-at-all")
+    check(visible_rows(d) == [] and d.js("return document.querySelectorAll('#matrix tr.empty').length;") == 1,
+          "a filter that matches nothing says so")
 
     # The full table's own controls.
     d.open(uri + "#view=full")
