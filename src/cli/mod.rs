@@ -26,7 +26,13 @@ mod stored;
 /// reports stored in the repository, write matrix.json, MATRIX.md and index.html to one folder
 /// and print the Markdown table.
 #[derive(Parser)]
-#[command(name = "spawnmatrix", version, about, long_about)]
+#[command(
+    name = "spawnmatrix",
+    version,
+    about,
+    long_about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -86,15 +92,26 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("spawnmatrix: {e}");
-            let mut source = e.source();
-            while let Some(s) = source {
-                eprintln!("  caused by: {s}");
-                source = s.source();
-            }
+            eprintln!("spawnmatrix: {}", describe(e.as_ref()));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and each cause the text so far does not already say (a typed error often
+/// repeats its `#[source]` in its own message: say it once).
+fn describe(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let cause = s.to_string();
+        if !text.contains(&cause) {
+            text.push_str("\n  caused by: ");
+            text.push_str(&cause);
+        }
+        source = s.source();
+    }
+    text
 }
 
 /// What every subcommand returns: an exit code, or an error printed with its causes.
