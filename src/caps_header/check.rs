@@ -256,7 +256,7 @@ pub fn check_column(zig: &Zig, header: &str, report: &Report) -> Outcome {
         if !pre.success {
             return Err(format!(
                 "preprocessing failed: {}",
-                first_error(&pre.stderr)
+                crate::linkcheck::summary(&pre.stderr)
             ));
         }
         // `-c`, not `-fsyntax-only`: zig cc still renames an output file after the latter.
@@ -269,7 +269,7 @@ pub fn check_column(zig: &Zig, header: &str, report: &Report) -> Outcome {
         if !syntax.success {
             return Err(format!(
                 "the header does not compile: {}",
-                first_error(&syntax.stderr)
+                crate::linkcheck::summary(&syntax.stderr)
             ));
         }
         Ok(parse_values(&pre.stdout))
@@ -319,16 +319,6 @@ pub fn check_column(zig: &Zig, header: &str, report: &Report) -> Outcome {
         mismatches: compare(&report.capabilities, &values),
         note,
     }
-}
-
-fn first_error(stderr: &str) -> String {
-    stderr
-        .lines()
-        .find(|l| l.contains("error"))
-        .or_else(|| stderr.lines().next())
-        .unwrap_or("no diagnostics")
-        .trim()
-        .to_string()
 }
 
 /// Checks every link report in `reports` (sorted by file) on up to `jobs` threads.

@@ -16,7 +16,8 @@ pub mod spans;
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::matrix::model::{Evidence, Matrix, Value, IGNORED};
+use crate::matrix::model::{Matrix, Value, IGNORED};
+use crate::matrix::render::summary::letters;
 use crate::matrix::summary::{Step, Summary};
 use crate::matrix::version::{Release, Version};
 use spans::{Point, Span};
@@ -75,17 +76,6 @@ fn present(value: &Value) -> Option<bool> {
         Value::Text(t) if t == IGNORED => Some(true),
         _ => None,
     }
-}
-
-fn letters(evidence: &[Evidence]) -> String {
-    evidence
-        .iter()
-        .map(|e| match e {
-            Evidence::Run => 'R',
-            Evidence::Link => 'L',
-            Evidence::Doc => 'D',
-        })
-        .collect()
 }
 
 /// `no: 2.17 LD, 2.28 LD; yes: 2.29 LD`: the exact releases, grouped by value.
