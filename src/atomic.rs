@@ -16,7 +16,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// Like [`write`], but the file has Unix permission bits `mode` before it appears, so nobody
+/// Like [`write`](fn@write), but the file has Unix permission bits `mode` before it appears, so nobody
 /// sees it with other permissions (an executable is never seen unexecutable).
 pub fn write_with_mode(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     write_with_mode_checked(path, bytes, mode, |_| Ok(()))

@@ -204,8 +204,9 @@ fn is_not_run(v: &Value) -> bool {
     matches!(v, Value::Text(t) if t == "unsupported" || t.starts_with("skipped:"))
 }
 
-/// Merges the cells of one release's columns into one step.
-fn step(release: &str, cells: &[(&Column, &Cell)]) -> Option<Step> {
+/// Merges the cells of one release's columns into one step (also the page's full table, so
+/// both views read a release the same way).
+pub(crate) fn step(release: &str, cells: &[(&Column, &Cell)]) -> Option<Step> {
     let informative: Vec<&(&Column, &Cell)> = cells
         .iter()
         .filter(|(_, c)| !is_not_run(&c.value))
