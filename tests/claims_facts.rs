@@ -225,6 +225,12 @@ const UNSETTLED_ERROR_CELLS: &[(&str, &str)] = &[
     ("illumos", "cases.attr-setflags-undefined-bit.libc"),
 ];
 
+/// The string `field` of every object in the JSON array `list`.
+fn field_of_each<'a>(list: &'a serde_json::Value, field: &str) -> Vec<&'a str> {
+    let items = list.as_array().unwrap();
+    items.iter().map(|v| v[field].as_str().unwrap()).collect()
+}
+
 /// Every family of the committed summary (docs/summary.json, kept current by
 /// ci/checks/45-published.sh) answers every error row, except the cells listed as unsettled.
 #[test]
@@ -232,12 +238,7 @@ fn every_family_answers_every_error_row_or_says_it_is_unsettled() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/summary.json");
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let families: Vec<&str> = summary["families"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|f| f["id"].as_str().unwrap())
-        .collect();
+    let families = field_of_each(&summary["families"], "id");
     let errors = summary["sections"]
         .as_array()
         .unwrap()
@@ -248,12 +249,7 @@ fn every_family_answers_every_error_row_or_says_it_is_unsettled() {
     let mut settled = Vec::new();
     for row in errors["rows"].as_array().unwrap() {
         let id = row["id"].as_str().unwrap();
-        let answered: Vec<&str> = row["answers"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a["family"].as_str().unwrap())
-            .collect();
+        let answered = field_of_each(&row["answers"], "family");
         for fam in &families {
             let listed = UNSETTLED_ERROR_CELLS.contains(&(*fam, id));
             match (answered.contains(fam), listed) {
