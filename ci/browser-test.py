@@ -154,7 +154,12 @@ def scroll_to_bottom(d):
 
 def shown_cell(value, evidence):
     """A release cell's text as the page must show it: the value, then the evidence letters."""
-    text = {True: "yes", False: "no"}.get(value, f"{value:.2f}" if isinstance(value, float) else str(value))
+    if isinstance(value, bool):
+        text = "yes" if value else "no"
+    elif isinstance(value, (int, float)):
+        text = f"{value:.2f}"
+    else:
+        text = str(value)
     return text, "".join(EV_LETTER[e] for e in evidence)
 
 

@@ -87,6 +87,14 @@ fn html_release_cells_follow_the_summary_releases() {
     let page = html::render(&m);
     let summary = crate::matrix::summary::build(&m);
     let releases: Vec<_> = summary.families.iter().flat_map(|f| &f.releases).collect();
+    let mut covered: Vec<&str> = releases
+        .iter()
+        .flat_map(|r| r.columns.iter().map(String::as_str))
+        .collect();
+    covered.sort_unstable();
+    let mut all: Vec<&str> = m.columns.iter().map(|c| c.key.as_str()).collect();
+    all.sort_unstable();
+    assert_eq!(covered, all, "every column stands in exactly one release");
     let cells = embedded(&page, "release-data");
     assert_eq!(cells.as_object().unwrap().len(), m.rows.len());
     let row = "functions.posix_spawn_file_actions_addchdir_np";

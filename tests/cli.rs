@@ -1,0 +1,9 @@
+//! The `spawnmatrix` binary as a user runs it: option handling, errors, `diff`, `--check`.
+//! Every test runs the built executable; the modules share the helpers below.
+
+#[path = "cli/common.rs"]
+mod common;
+#[path = "cli/errors.rs"]
+mod errors;
+
+use common::{bin, report, run, stderr, write};
