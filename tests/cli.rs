@@ -3,6 +3,8 @@
 
 #[path = "cli/common.rs"]
 mod common;
+#[path = "cli/diff.rs"]
+mod diff;
 #[path = "cli/errors.rs"]
 mod errors;
 
