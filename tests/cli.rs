@@ -7,5 +7,7 @@ mod common;
 mod diff;
 #[path = "cli/errors.rs"]
 mod errors;
+#[path = "cli/flags.rs"]
+mod flags;
 
 use common::{bin, report, run, stderr, write};

@@ -18,7 +18,7 @@ use super::CliResult;
 #[derive(clap::Args)]
 pub struct Args {
     /// Folder for matrix.json, MATRIX.md, index.html and report.json (written together).
-    #[arg(long, default_value = "out")]
+    #[arg(long, value_name = "DIR", default_value = "out")]
     out: PathBuf,
     #[command(flatten)]
     tree: Tree,

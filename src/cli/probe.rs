@@ -1,5 +1,6 @@
-//! `spawnmatrix probe`: what this process can use of the spawn family, as a human summary or
-//! as one JSON `Report` (the unit `spawnmatrix matrix` merges).
+//! `spawnmatrix probe`: what this process can use of the spawn family, as a human summary
+//! (no cases run) or as one JSON `Report` (the unit `spawnmatrix matrix` merges), which runs
+//! the conformance cases unless `--no-cases`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -8,18 +9,18 @@ use std::process::ExitCode;
 
 use spawnmatrix::platform::provenance::{self, provenance_from_env};
 use spawnmatrix::report::{self, Provenance, Report};
-use spawnmatrix::{atomic, caps, child, conformance, platform, spawn};
+use spawnmatrix::{caps, child, conformance, platform, spawn};
 
 use super::stored::Tree;
 use super::CliResult;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Print the report as JSON on stdout instead of the summary.
+    /// Print the JSON report on stdout instead of the summary (runs the cases).
     #[arg(long)]
     json: bool,
-    /// Also write the JSON report to FILE (atomically).
-    #[arg(long, value_name = "FILE")]
+    /// Also write the JSON report to DIR/report.json (atomically; runs the cases).
+    #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// How this run is observed: native, container, ci or emulated [default: $SPAWNMATRIX_PROVENANCE,
     /// else native].
@@ -32,7 +33,7 @@ pub struct Args {
     /// Free text naming the machine or job [default: $SPAWNMATRIX_HOST].
     #[arg(long, value_name = "TEXT")]
     host: Option<String>,
-    /// Leave the conformance cases out of the JSON report (they take seconds).
+    /// Leave the conformance cases out of the JSON report (they take a minute).
     #[arg(long)]
     no_cases: bool,
     #[command(flatten)]
@@ -50,9 +51,8 @@ pub fn run(args: Args) -> CliResult {
         report.perf = Some(super::bench::short(sizes)?);
     }
     let json = serde_json::to_string_pretty(&report)? + "\n";
-    if let Some(path) = &args.out {
-        atomic::write(path, json.as_bytes())
-            .map_err(|e| format!("writing {}: {e}", path.display()))?;
+    if let Some(dir) = &args.out {
+        super::out::write_into(dir, "report.json", json.as_bytes())?;
     }
     if args.json {
         print!("{json}");
