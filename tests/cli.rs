@@ -1,6 +1,8 @@
 //! The `spawnmatrix` binary as a user runs it: option handling, errors, `diff`, `--check`.
 //! Every test runs the built executable; the modules share the helpers below.
 
+#[path = "cli/check.rs"]
+mod check;
 #[path = "cli/common.rs"]
 mod common;
 #[path = "cli/diff.rs"]

@@ -36,6 +36,11 @@ pub struct Args {
     /// Leave the conformance cases out of the JSON report (they take a minute).
     #[arg(long)]
     no_cases: bool,
+    /// Exit 1 when a case leaves its expectation (a `fail` verdict: an outcome the target's
+    /// expectation file, POSIX or the case's documented outcome does not allow), listing
+    /// those cases on stderr. Runs the cases.
+    #[arg(long, conflicts_with = "no_cases")]
+    check: bool,
     #[command(flatten)]
     tree: Tree,
     /// Also measure spawn cost at these parent sizes (`0,256M`; 50 spawns per method and
@@ -45,7 +50,7 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CliResult {
-    let with_cases = (args.json || args.out.is_some()) && !args.no_cases;
+    let with_cases = (args.json || args.out.is_some() || args.check) && !args.no_cases;
     let mut report = build_report(provenance_of(&args)?, with_cases.then_some(&args.tree))?;
     if let Some(sizes) = &args.bench {
         report.perf = Some(super::bench::short(sizes)?);
@@ -59,7 +64,35 @@ pub fn run(args: Args) -> CliResult {
     } else {
         print!("{}", summary(&report));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(match args.check {
+        true => check(&report),
+        false => ExitCode::SUCCESS,
+    })
+}
+
+/// `--check`: every case and subject whose verdict is `fail`, on stderr; exit 1 if any.
+pub(super) fn check(report: &Report) -> ExitCode {
+    let mut failed = 0;
+    for (id, subjects) in &report.cases {
+        for (subject, result) in subjects {
+            if result.verdict == conformance::verdict::FAIL {
+                failed += 1;
+                let note = result.note.as_deref().unwrap_or("");
+                eprintln!(
+                    "spawnmatrix: check: {id} ({subject}): {} leaves its expectation: {note}",
+                    result.outcome
+                );
+            }
+        }
+    }
+    eprintln!(
+        "spawnmatrix: check: {failed} of {} cases' results leave their expectation",
+        report.cases.values().map(BTreeMap::len).sum::<usize>()
+    );
+    match failed {
+        0 => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    }
 }
 
 /// Flags win over the environment, field by field; `native` when neither says anything.
