@@ -177,7 +177,7 @@ for arch in "${archs[@]}"; do
     cp targets/reports/"$report" "$root/tmp/out/$report"
     printf '%s\t%s\t%s\n' spawnmatrix-fuzz /tmp "$tool fuzz $fuzz_args --record /tmp/out/$report" >>"$root/suite/run.list"
   else
-    printf '%s\t%s\t%s\n' spawnmatrix-probe "$repo" "$tool probe --json --out /tmp/out/$report >/dev/null" >>"$root/suite/run.list"
+    printf '%s\t%s\t%s\n' spawnmatrix-probe "$repo" "$tool probe --json >/tmp/out/$report" >>"$root/suite/run.list"
   fi
 
   qemu_version=$($qemu --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/')

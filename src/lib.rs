@@ -18,6 +18,7 @@
 
 pub mod atomic;
 pub mod bench;
+pub mod caps_header;
 pub mod child;
 pub mod conformance;
 pub mod fuzz;

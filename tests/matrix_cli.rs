@@ -167,7 +167,10 @@ fn diff_reads_matrices_too() {
     assert_eq!(result.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&result.stdout);
     assert!(
-        stdout.starts_with("Regressions (1):\n  functions.posix_spawn_file_actions_addchdir_np"),
+        stdout.starts_with(
+            "Compared 1 platform column(s).\nRegressions (1):\n  \
+             functions.posix_spawn_file_actions_addchdir_np"
+        ),
         "{stdout}"
     );
 }

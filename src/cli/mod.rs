@@ -5,12 +5,14 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod caps_header;
 mod diff;
 mod expect;
 mod fuzz;
 mod linkcheck;
 mod main_job;
 mod matrix;
+mod out;
 mod probe;
 mod publish;
 mod query;
@@ -41,7 +43,13 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Probe this process's spawn capabilities (and run the conformance cases).
+    /// Probe this process's spawn capabilities: a summary, or with --json/--out the report,
+    /// which also runs the conformance cases.
+    ///
+    /// Plain `probe` prints which spawn functions and flags this process can use and the
+    /// platform, and runs no case. `--json` (the report on stdout) and `--out DIR`
+    /// (DIR/report.json) give the JSON report the matrix merges; it includes the conformance
+    /// cases, judged against this target's expectation file, unless `--no-cases`.
     Probe(probe::Args),
     /// Merge reports into one matrix (JSON, Markdown, HTML).
     Matrix(matrix::Args),
@@ -55,8 +63,11 @@ enum Command {
     Expect(expect::Args),
     /// One feature's summary row: since which release each family has it, and how it is known.
     Query(query::Args),
-    /// Write (or `--check`) the committed summary, docs/SUMMARY.md and docs/summary.json.
+    /// Write (or `--check`) the committed summary, docs/SUMMARY.md and docs/summary.json, and
+    /// the compile-time caps docs/spawnmatrix_caps.{h,rs}.
     Publish(publish::Args),
+    /// Print spawnmatrix_caps.h, or check it against every link column's sysroot with zig.
+    CapsHeader(caps_header::Args),
     /// Differential fuzzing: random file-action sequences through libc, shared and fork+exec.
     Fuzz(fuzz::Args),
     /// Many spawns from several threads; fails when memory, open fds or children grow.
@@ -80,6 +91,7 @@ pub fn main() -> ExitCode {
         Some(Command::Fuzz(a)) => fuzz::run(a),
         Some(Command::Query(a)) => query::run(a),
         Some(Command::Publish(a)) => publish::run(a),
+        Some(Command::CapsHeader(a)) => caps_header::run(a),
         Some(Command::Soak(a)) => soak::run(a),
         #[cfg(target_os = "linux")]
         Some(Command::Sandbox(a)) => sandbox::run(a),

@@ -63,6 +63,14 @@ pub enum MatrixError {
     /// Nothing to merge: no report files given, or folders without a `*.json` report.
     #[error("no reports in {given}: give report files, or folders holding *.json reports")]
     NoReports { given: String },
+    /// `diff` of two files that share no platform: nothing could be compared.
+    #[error("{} and {} share no platform (os, arch, libc, evidence): the first has {old_platforms}; the second has {new_platforms}", old.display(), new.display())]
+    Unrelated {
+        old: PathBuf,
+        new: PathBuf,
+        old_platforms: String,
+        new_platforms: String,
+    },
     #[error("writing {}: {source}", dir.display())]
     Write {
         dir: PathBuf,
