@@ -2,7 +2,7 @@
 
 use std::fs::Permissions;
 use std::io::{self, Write};
-use std::os::unix::fs::PermissionsExt;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::Path;
 
 use tempfile::{NamedTempFile, TempPath};
@@ -16,7 +16,7 @@ pub fn write(path: &Path, bytes: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-/// Like [`write`], but the file has Unix permission bits `mode` before it appears, so nobody
+/// Like [`write`](fn@write), but the file has Unix permission bits `mode` before it appears, so nobody
 /// sees it with other permissions (an executable is never seen unexecutable).
 pub fn write_with_mode(path: &Path, bytes: &[u8], mode: u32) -> io::Result<()> {
     write_with_mode_checked(path, bytes, mode, |_| Ok(()))
@@ -98,16 +98,26 @@ fn default_mode(path: &Path) -> u32 {
 }
 
 /// A synced temporary sibling of `path` holding `bytes`, ready to be renamed over it.
+///
+/// Built with `make_in` and written through the `File`: tempfile's own constructors and its
+/// `Write` on `NamedTempFile` add the temporary name to an error (`at path ".spawnmatrix-…"`),
+/// a name the caller's message must not show (the caller names `path`).
 fn stage(path: &Path, bytes: &[u8], mode: Option<u32>) -> io::Result<NamedTempFile> {
-    let mut tmp = tempfile::Builder::new()
+    let tmp = tempfile::Builder::new()
         .prefix(".spawnmatrix-")
-        .tempfile_in(parent(path))?;
-    tmp.write_all(bytes)?;
+        .make_in(parent(path), |p| {
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(p)
+        })?;
+    let mut file = tmp.as_file();
+    file.write_all(bytes)?;
     let mode = mode.unwrap_or_else(|| default_mode(path));
     // fchmod, so the umask does not apply.
-    tmp.as_file()
-        .set_permissions(Permissions::from_mode(mode))?;
-    tmp.as_file().sync_all()?;
+    file.set_permissions(Permissions::from_mode(mode))?;
+    file.sync_all()?;
     Ok(tmp)
 }
 
@@ -133,5 +143,20 @@ mod tests {
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o7777;
         assert_eq!(mode, expected);
         assert_eq!(std::fs::read(&path).unwrap(), b"new");
+    }
+
+    /// A failed write reports the OS error as it is: no temporary name in its text (the
+    /// caller names the output), and the errno kept.
+    #[rstest]
+    #[case::write(|p: &std::path::Path| crate::atomic::write(p, b"x"))]
+    #[case::with_mode(|p: &std::path::Path| crate::atomic::write_with_mode(p, b"x", 0o755))]
+    #[case::all(|p: &std::path::Path| crate::atomic::write_all(&[(p, b"x".as_slice())]))]
+    fn errors_name_no_temporary_file(#[case] write: fn(&std::path::Path) -> std::io::Result<()>) {
+        let dir = tempfile::tempdir().unwrap();
+        let not_a_dir = dir.path().join("file");
+        std::fs::write(&not_a_dir, b"").unwrap();
+        let err = write(&not_a_dir.join("out.json")).unwrap_err();
+        assert_eq!(err.raw_os_error(), Some(libc::ENOTDIR), "{err}");
+        assert!(!err.to_string().contains(".spawnmatrix-"), "{err}");
     }
 }

@@ -11,13 +11,14 @@
 //! - [`report`]: the probe report, the unit the matrix merges.
 //! - [`matrix`]: merging reports into one table and rendering it (JSON, Markdown, HTML).
 //! - [`linkcheck`]: link-time evidence from C probes linked against chosen sysroots.
-//! - [`bench`]: what a spawn costs, per strategy and per parent size.
+//! - [`bench`](mod@bench): what a spawn costs, per strategy and per parent size.
 //! - [`worktree`]: where cases and targets are (the working tree, not the build checkout).
 //! - [`sys`]: FFI the `libc` crate lacks per target, and run-time lookup of newer spawn functions
 //!   (from `spawnmatrix-spawn`).
 
 pub mod atomic;
 pub mod bench;
+pub mod caps_header;
 pub mod child;
 pub mod conformance;
 pub mod fuzz;

@@ -25,11 +25,15 @@ pub fn from_str<T: DeserializeOwned>(file: &Path, text: &str) -> Result<T, YamlE
             .location()
             .map(|l| (l.line(), l.column()))
             .unwrap_or((0, 0));
+        // The message repeats the position the `file:line:column:` prefix already gives.
+        let message = e
+            .to_string()
+            .replacen(&format!(" at line {line} column {column}"), "", 1);
         YamlError {
             file: file.display().to_string(),
             line,
             column,
-            message: e.to_string(),
+            message,
         }
     })
 }

@@ -7,27 +7,10 @@ mod support;
 
 use std::os::fd::AsRawFd;
 
-use rstest::rstest;
-use rstest_reuse::{apply, template};
+use rstest_reuse::apply;
 use spawnmatrix::spawn::os::unix::process::{CommandExt, ExitStatusExt};
 use spawnmatrix::spawn::{Stdio, Strategy};
 use support::*;
-
-/// Every strategy, the unavailable ones included (they must refuse).
-#[template]
-#[rstest]
-fn every_strategy(
-    #[values(
-        Strategy::Auto,
-        Strategy::PosixSpawn,
-        Strategy::Clone3,
-        Strategy::CloneVfork,
-        Strategy::Vfork,
-        Strategy::Fork
-    )]
-    strategy: Strategy,
-) {
-}
 
 /// The child gets stdio and its mapped fds only, even an fd the parent left inheritable; and
 /// without `close_fds` that fd does reach it (so the test can fail).

@@ -1,42 +1,14 @@
 //! `spawnmatrix matrix` and `spawnmatrix diff` as a user runs them: files written, errors
 //! naming the file, nothing written on failure, and diff's exit status.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+
+#[path = "cli/common.rs"]
+mod common;
+
+use common::{bin, report, run, write};
 
 use rstest::rstest;
-
-fn bin() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_spawnmatrix"));
-    cmd.current_dir(env!("CARGO_MANIFEST_DIR"));
-    cmd
-}
-
-fn report(libc_version: &str, addchdir: bool, outcome: &str) -> String {
-    format!(
-        r#"{{"schema_version":1,"suite_version":"0.1.0","generated_at":"2026-11-30T07:00:00Z",
- "platform":{{"os":"linux","arch":"x86_64","target":"x86_64-unknown-linux-gnu",
-   "libc":{{"name":"glibc","version":"{libc_version}"}},"provenance":{{"kind":"native"}}}},
- "capabilities":{{"posix_spawn_file_actions_addchdir_np":{{"available":{addchdir},"how":"dlsym"}}}},
- "cases":{{"exec-enoent":{{"libc":{{"outcome":"{outcome}","verdict":"pass"}}}}}}}}"#
-    )
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn run(cmd: &mut Command) -> Output {
-    let out = cmd.output().unwrap();
-    eprintln!(
-        "stdout:\n{}\nstderr:\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
 
 #[test]
 fn matrix_writes_all_three_outputs_with_doc_columns() {
@@ -44,7 +16,7 @@ fn matrix_writes_all_three_outputs_with_doc_columns() {
     let r = write(
         tmp.path(),
         "r.json",
-        &report("2.36", true, "returned:ENOENT"),
+        &report("linux", "2.36", true, "returned:ENOENT"),
     );
     let out = tmp.path().join("out");
     let result = run(bin().arg("matrix").arg(&r).arg("--out").arg(&out));
@@ -75,7 +47,7 @@ fn matrix_writes_all_three_outputs_with_doc_columns() {
 #[test]
 fn no_docs_leaves_documented_columns_out() {
     let tmp = tempfile::tempdir().unwrap();
-    let r = write(tmp.path(), "r.json", &report("2.36", true, "ok"));
+    let r = write(tmp.path(), "r.json", &report("linux", "2.36", true, "ok"));
     let out = tmp.path().join("out");
     assert!(run(bin()
         .arg("matrix")
@@ -96,7 +68,11 @@ fn no_docs_leaves_documented_columns_out() {
 fn bad_input_names_the_file_and_writes_nothing(#[case] text: &str, #[case] message: &str) {
     let tmp = tempfile::tempdir().unwrap();
     let out = tmp.path().join("out");
-    let good = write(tmp.path(), "good.json", &report("2.36", true, "ok"));
+    let good = write(
+        tmp.path(),
+        "good.json",
+        &report("linux", "2.36", true, "ok"),
+    );
     assert!(run(bin().arg("matrix").arg(&good).arg("--out").arg(&out))
         .status
         .success());
@@ -122,8 +98,8 @@ fn bad_input_names_the_file_and_writes_nothing(#[case] text: &str, #[case] messa
 #[test]
 fn the_same_run_twice_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let a = write(tmp.path(), "a.json", &report("2.36", true, "ok"));
-    let b = write(tmp.path(), "b.json", &report("2.36", true, "ok"));
+    let a = write(tmp.path(), "a.json", &report("linux", "2.36", true, "ok"));
+    let b = write(tmp.path(), "b.json", &report("linux", "2.36", true, "ok"));
     let out = tmp.path().join("out");
     let result = run(bin().arg("matrix").arg(&a).arg(&b).arg("--out").arg(&out));
     assert_eq!(result.status.code(), Some(2));
@@ -150,9 +126,13 @@ fn diff_exit_status_says_whether_something_regressed(
     let old = write(
         tmp.path(),
         "old.json",
-        &report("2.36", true, "returned:ENOENT"),
+        &report("linux", "2.36", true, "returned:ENOENT"),
     );
-    let new = write(tmp.path(), "new.json", &report("2.41", addchdir, outcome));
+    let new = write(
+        tmp.path(),
+        "new.json",
+        &report("linux", "2.41", addchdir, outcome),
+    );
     let result = run(bin().arg("diff").arg(&old).arg(&new));
     assert_eq!(result.status.code(), Some(code));
     assert!(String::from_utf8_lossy(&result.stdout).contains(text));
@@ -161,11 +141,11 @@ fn diff_exit_status_says_whether_something_regressed(
 #[test]
 fn diff_reads_matrices_too() {
     let tmp = tempfile::tempdir().unwrap();
-    let old = write(tmp.path(), "old.json", &report("2.36", true, "ok"));
+    let old = write(tmp.path(), "old.json", &report("linux", "2.36", true, "ok"));
     let new = write(
         tmp.path(),
         "new.json",
-        &report("2.36", false, "ok").replace("07:00:00Z", "08:00:00Z"),
+        &report("linux", "2.36", false, "ok").replace("07:00:00Z", "08:00:00Z"),
     );
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     assert!(run(bin()
@@ -187,7 +167,10 @@ fn diff_reads_matrices_too() {
     assert_eq!(result.status.code(), Some(1));
     let stdout = String::from_utf8_lossy(&result.stdout);
     assert!(
-        stdout.starts_with("Regressions (1):\n  functions.posix_spawn_file_actions_addchdir_np"),
+        stdout.starts_with(
+            "Compared 1 platform column(s).\nRegressions (1):\n  \
+             functions.posix_spawn_file_actions_addchdir_np"
+        ),
         "{stdout}"
     );
 }

@@ -12,28 +12,12 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use rstest::rstest;
-use rstest_reuse::{apply, template};
+use rstest_reuse::apply;
 mod support;
 
 use spawnmatrix::spawn::os::unix::process::{CommandExt, ExitStatusExt};
 use spawnmatrix::spawn::{Command, Output, Stdio, Strategy};
 use support::*;
-
-/// Every strategy, the unavailable ones included (they must refuse).
-#[template]
-#[rstest]
-fn every_strategy(
-    #[values(
-        Strategy::Auto,
-        Strategy::PosixSpawn,
-        Strategy::Clone3,
-        Strategy::CloneVfork,
-        Strategy::Vfork,
-        Strategy::Fork
-    )]
-    strategy: Strategy,
-) {
-}
 
 /// `Command::output`, or `None` after checking the refusal of an unavailable strategy.
 fn output_or_refused(c: &mut Command, strategy: Strategy) -> Option<Output> {

@@ -15,8 +15,8 @@ shopt -u nullglob
 (cd schema && check-jsonschema --schemafile report.v1.schema.json "${reports[@]/#/../}")
 (cd schema && check-jsonschema --schemafile matrix.v1.schema.json ../out/matrix.json)
 
-echo "-- index.html in headless Chromium (load, filter, detail, screenshot)"
-python3 ci/browser-test.py out/index.html out/index.png
+echo "-- index.html in headless Chromium at 1280 and 390 px (summary, filter, drill-down, URL state, screenshots)"
+python3 ci/browser-test.py out/index.html out/index
 # A fixture report that contradicts the glibc claims: the page must flag and explain it.
 cargo run -q -- matrix tests/data/report-contradicting-docs.json --out out/disagreement
-python3 ci/browser-test.py --expect-disagreement out/disagreement/index.html out/disagreement/index.png
+python3 ci/browser-test.py --expect-disagreement out/disagreement/index.html out/disagreement/index

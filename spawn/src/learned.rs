@@ -3,7 +3,6 @@
 //! seccomp filter refused, and then remembered. A transient failure (`EAGAIN`, `ENOMEM`)
 //! teaches nothing and is not remembered, so it never turns into `Unsupported`.
 
-use std::io;
 use std::sync::atomic::{AtomicU8, Ordering};
 
 const UNKNOWN: u8 = 0;
@@ -36,6 +35,19 @@ impl Learned {
         self.0.load(Ordering::Relaxed) != NO
     }
 
+    /// Remembers a conclusive verdict.
+    pub(super) fn record(&self, v: Verdict) {
+        match v {
+            Verdict::Works => self.0.store(YES, Ordering::Relaxed),
+            Verdict::Refused => self.0.store(NO, Ordering::Relaxed),
+            Verdict::Inconclusive => {}
+        }
+    }
+}
+
+// What the clone strategies (Linux only) learn from their own creating calls.
+#[cfg(target_os = "linux")]
+impl Learned {
     /// False only once the strategy is known to be refused (never probes).
     pub(super) fn maybe(&self) -> bool {
         self.0.load(Ordering::Relaxed) != NO
@@ -47,7 +59,7 @@ impl Learned {
         &self,
         r: Result<libc::pid_t, libc::c_int>,
         verdict: fn(libc::c_int) -> Verdict,
-    ) -> io::Result<Option<libc::pid_t>> {
+    ) -> std::io::Result<Option<libc::pid_t>> {
         match r {
             Ok(pid) => {
                 self.record(Verdict::Works);
@@ -57,16 +69,7 @@ impl Learned {
                 self.record(Verdict::Refused);
                 Ok(None)
             }
-            Err(errno) => Err(io::Error::from_raw_os_error(errno)),
-        }
-    }
-
-    /// Remembers a conclusive verdict.
-    pub(super) fn record(&self, v: Verdict) {
-        match v {
-            Verdict::Works => self.0.store(YES, Ordering::Relaxed),
-            Verdict::Refused => self.0.store(NO, Ordering::Relaxed),
-            Verdict::Inconclusive => {}
+            Err(errno) => Err(std::io::Error::from_raw_os_error(errno)),
         }
     }
 }

@@ -9,20 +9,18 @@ use spawnmatrix::conformance::expectations::{self, Entry, ExpectationFile};
 use spawnmatrix::conformance::outcome::Outcome;
 use spawnmatrix::conformance::{self, Options, Subject, Suite};
 
+use super::stored::Tree;
 use super::CliResult;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// The case directory (default: the source tree's `conformance/cases`).
-    #[arg(long)]
-    cases: Option<PathBuf>,
-    /// The `targets/` directory the expectation file lives under.
-    #[arg(long)]
-    targets: Option<PathBuf>,
-    /// Write here instead of `targets/<family>/expectations/<version>.yaml` (`default.yaml`
-    /// when the libc has no version to tell).
-    #[arg(long)]
-    output: Option<PathBuf>,
+    #[command(flatten)]
+    tree: Tree,
+    /// Folder to write the expectation file to, under the same name (`<version>.yaml`, or
+    /// `default.yaml` when the libc has no version to tell) [default:
+    /// <targets>/<family>/expectations].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     /// Only compare with the existing file; exit 1 when the outcomes differ.
     #[arg(long)]
     check: bool,
@@ -32,11 +30,8 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CliResult {
-    let cases = args.cases.unwrap_or_else(conformance::load::default_dir);
-    let targets = args
-        .targets
-        .unwrap_or_else(expectations::default_targets_dir);
-    let suite = Suite::load(&cases, &targets)?;
+    let targets = args.tree.targets()?;
+    let suite = Suite::load(&args.tree.cases()?, &targets)?;
     let options = Options::current()?;
     let results = conformance::run_subjects(&suite, &options, &[Subject::Libc], args.jobs);
     let mut entries = BTreeMap::new();
@@ -68,9 +63,10 @@ pub fn run(args: Args) -> CliResult {
         observed_on: format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH),
         cases: entries,
     };
-    let path = args
-        .output
-        .unwrap_or_else(|| expectations::write_path_for(&targets, &suite.libc));
+    let mut path = expectations::write_path_for(&targets, &suite.libc);
+    if let (Some(dir), Some(name)) = (&args.out, path.file_name()) {
+        path = dir.join(name);
+    }
     let old = suite.expectations.as_ref().map(|e| &e.cases);
     let changes = changes(old, &file.cases);
     for line in &changes {

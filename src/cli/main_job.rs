@@ -8,12 +8,12 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use spawnmatrix::matrix::cases::CaseIndex;
 use spawnmatrix::matrix::docs::Docs;
 use spawnmatrix::matrix::load::{self, SourcedReport};
 use spawnmatrix::platform::provenance::provenance_from_env;
 use spawnmatrix::report::{Provenance, SandboxRun};
 
+use super::stored::Tree;
 use super::CliResult;
 
 #[derive(clap::Args)]
@@ -21,9 +21,8 @@ pub struct Args {
     /// Folder for matrix.json, MATRIX.md, index.html and report.json (written together).
     #[arg(long, default_value = "out")]
     out: PathBuf,
-    /// The platform families (<family>/platform.yaml) and stored reports (reports/*.json).
-    #[arg(long, default_value = "targets")]
-    targets: PathBuf,
+    #[command(flatten)]
+    tree: Tree,
     /// Leave out the documented claims.
     #[arg(long)]
     no_docs: bool,
@@ -42,13 +41,14 @@ pub fn run(args: Args) -> CliResult {
         image: None,
         host: None,
     });
-    let mut live = super::probe::build_report(provenance, true)?;
+    let targets = args.tree.targets()?;
+    let mut live = super::probe::build_report(provenance, Some(&args.tree))?;
     if !args.no_bench {
         live.perf = Some(super::bench::short(&args.bench)?);
     }
     live.sandbox = sandbox_runs();
     let live_json = serde_json::to_string_pretty(&live)? + "\n";
-    let mut reports = load::read_report_dir(&args.targets.join("reports"))?;
+    let mut reports = load::read_report_dir(&targets.join("reports"))?;
     let stored = reports.len();
     reports.insert(
         0,
@@ -59,9 +59,9 @@ pub fn run(args: Args) -> CliResult {
     );
     let docs = match args.no_docs {
         true => Docs::default(),
-        false => Docs::load(&args.targets)?,
+        false => Docs::load(&targets)?,
     };
-    let cases = CaseIndex::load_default()?;
+    let cases = args.tree.case_index()?;
     let matrix = spawnmatrix::matrix::merge_with(&reports, &docs, &cases)?;
     let extra = [("report.json", live_json.as_bytes())];
     let outputs = super::matrix::publish(&matrix, &args.out, &extra)?;

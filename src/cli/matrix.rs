@@ -4,12 +4,12 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use spawnmatrix::matrix::cases::CaseIndex;
 use spawnmatrix::matrix::docs::Docs;
 use spawnmatrix::matrix::load::{self, SourcedReport};
 use spawnmatrix::matrix::render::Outputs;
 use spawnmatrix::matrix::{Matrix, MatrixError};
 
+use super::stored::Tree;
 use super::CliResult;
 
 #[derive(clap::Args)]
@@ -23,12 +23,12 @@ pub struct Args {
     /// Leave out the documented claims of targets/*/platform.yaml.
     #[arg(long)]
     no_docs: bool,
-    /// Where the platform families (<family>/platform.yaml) are.
-    #[arg(long, default_value = "targets")]
-    targets: PathBuf,
+    #[command(flatten)]
+    tree: Tree,
 }
 
-/// Reads report files, expanding folders to the *.json files inside.
+/// Reads report files, expanding folders to the *.json files inside. Finding none at all is
+/// an error: a matrix of documented claims alone is not what was asked for.
 pub fn read_reports(paths: &[PathBuf]) -> Result<Vec<SourcedReport>, MatrixError> {
     let mut reports = Vec::new();
     for path in paths {
@@ -37,6 +37,12 @@ pub fn read_reports(paths: &[PathBuf]) -> Result<Vec<SourcedReport>, MatrixError
         } else {
             reports.push(load::read_report(path)?);
         }
+    }
+    if reports.is_empty() {
+        let given: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        return Err(MatrixError::NoReports {
+            given: given.join(", "),
+        });
     }
     Ok(reports)
 }
@@ -59,9 +65,9 @@ pub fn run(args: Args) -> CliResult {
     let reports = read_reports(&args.reports)?;
     let docs = match args.no_docs {
         true => Docs::default(),
-        false => Docs::load(&args.targets)?,
+        false => Docs::load(&args.tree.targets()?)?,
     };
-    let cases = CaseIndex::load_default()?;
+    let cases = args.tree.case_index()?;
     let matrix = spawnmatrix::matrix::merge_with(&reports, &docs, &cases)?;
     publish(&matrix, &args.out, &[])?;
     println!(

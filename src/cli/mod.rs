@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 mod bench;
+mod caps_header;
 mod diff;
 mod expect;
 mod fuzz;
@@ -25,7 +26,13 @@ mod stored;
 /// reports stored in the repository, write matrix.json, MATRIX.md and index.html to one folder
 /// and print the Markdown table.
 #[derive(Parser)]
-#[command(name = "spawnmatrix", version, about, long_about)]
+#[command(
+    name = "spawnmatrix",
+    version,
+    about,
+    long_about,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -49,8 +56,11 @@ enum Command {
     Expect(expect::Args),
     /// One feature's summary row: since which release each family has it, and how it is known.
     Query(query::Args),
-    /// Write (or `--check`) the committed summary, docs/SUMMARY.md and docs/summary.json.
+    /// Write (or `--check`) the committed summary, docs/SUMMARY.md and docs/summary.json, and
+    /// the compile-time caps docs/spawnmatrix_caps.{h,rs}.
     Publish(publish::Args),
+    /// Print spawnmatrix_caps.h, or check it against every link column's sysroot with zig.
+    CapsHeader(caps_header::Args),
     /// Differential fuzzing: random file-action sequences through libc, shared and fork+exec.
     Fuzz(fuzz::Args),
     /// Many spawns from several threads; fails when memory, open fds or children grow.
@@ -74,6 +84,7 @@ pub fn main() -> ExitCode {
         Some(Command::Fuzz(a)) => fuzz::run(a),
         Some(Command::Query(a)) => query::run(a),
         Some(Command::Publish(a)) => publish::run(a),
+        Some(Command::CapsHeader(a)) => caps_header::run(a),
         Some(Command::Soak(a)) => soak::run(a),
         #[cfg(target_os = "linux")]
         Some(Command::Sandbox(a)) => sandbox::run(a),
@@ -81,15 +92,26 @@ pub fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("spawnmatrix: {e}");
-            let mut source = e.source();
-            while let Some(s) = source {
-                eprintln!("  caused by: {s}");
-                source = s.source();
-            }
+            eprintln!("spawnmatrix: {}", describe(e.as_ref()));
             ExitCode::from(2)
         }
     }
+}
+
+/// The error and each cause the text so far does not already say (a typed error often
+/// repeats its `#[source]` in its own message: say it once).
+fn describe(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        let cause = s.to_string();
+        if !text.contains(&cause) {
+            text.push_str("\n  caused by: ");
+            text.push_str(&cause);
+        }
+        source = s.source();
+    }
+    text
 }
 
 /// What every subcommand returns: an exit code, or an error printed with its causes.

@@ -10,6 +10,7 @@ use spawnmatrix::platform::provenance::{self, provenance_from_env};
 use spawnmatrix::report::{self, Provenance, Report};
 use spawnmatrix::{atomic, caps, child, conformance, platform, spawn};
 
+use super::stored::Tree;
 use super::CliResult;
 
 #[derive(clap::Args)]
@@ -34,6 +35,8 @@ pub struct Args {
     /// Leave the conformance cases out of the JSON report (they take seconds).
     #[arg(long)]
     no_cases: bool,
+    #[command(flatten)]
+    tree: Tree,
     /// Also measure spawn cost at these parent sizes (`0,256M`; 50 spawns per method and
     /// size) and put the perf rows in the report, as the main job does for this machine.
     #[arg(long, value_name = "SIZES")]
@@ -42,7 +45,7 @@ pub struct Args {
 
 pub fn run(args: Args) -> CliResult {
     let with_cases = (args.json || args.out.is_some()) && !args.no_cases;
-    let mut report = build_report(provenance_of(&args)?, with_cases)?;
+    let mut report = build_report(provenance_of(&args)?, with_cases.then_some(&args.tree))?;
     if let Some(sizes) = &args.bench {
         report.perf = Some(super::bench::short(sizes)?);
     }
@@ -82,22 +85,23 @@ fn provenance_of(args: &Args) -> Result<Provenance, provenance::ProvenanceError>
     )
 }
 
-/// The report for this process: platform and capabilities (and the conformance cases).
+/// The report for this process: platform and capabilities, and with a `tree` the
+/// conformance cases found there, judged against its expectation files.
 pub(super) fn build_report(
     provenance: Provenance,
-    with_cases: bool,
+    tree: Option<&Tree>,
 ) -> Result<Report, Box<dyn std::error::Error>> {
+    let cases = match tree {
+        Some(tree) => conformance::run_for_report(&tree.cases()?, &tree.targets()?)?,
+        None => BTreeMap::new(),
+    };
     Ok(Report {
         schema_version: report::SCHEMA_VERSION,
         suite_version: report::SUITE_VERSION.to_string(),
         generated_at: report::now_rfc3339(),
         platform: platform::detect_with(provenance),
         capabilities: report::Capability::observed_all(caps::detect()),
-        cases: if with_cases {
-            conformance::cases_for_probe()?
-        } else {
-            BTreeMap::new()
-        },
+        cases,
         auto_strategy: auto_strategy(),
         perf: None,
         fuzz: None,

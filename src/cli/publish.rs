@@ -1,5 +1,6 @@
-//! `spawnmatrix publish`: the committed summary (`docs/SUMMARY.md` and `docs/summary.json`),
-//! built only from `targets/` so that it is byte-identical on every rerun; `--check` fails when
+//! `spawnmatrix publish`: the committed summary (`docs/SUMMARY.md` and `docs/summary.json`)
+//! and the compile-time caps (`docs/spawnmatrix_caps.h`, `docs/spawnmatrix_caps.rs`), built
+//! only from `targets/` so that it is byte-identical on every rerun; `--check` fails when
 //! the committed files are stale (what `ci/checks/45-published.sh` runs).
 
 use std::path::{Path, PathBuf};
@@ -14,7 +15,7 @@ pub struct Args {
     /// The platform families and stored reports [default: the working tree's targets/].
     #[arg(long, value_name = "DIR")]
     targets: Option<PathBuf>,
-    /// Folder for SUMMARY.md and summary.json [default: the working tree's docs/].
+    /// Folder for SUMMARY.md, summary.json, spawnmatrix_caps.{h,rs} [default: the working tree's docs/].
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Write nothing; exit 1 when a file in the folder differs from what would be written.
@@ -35,9 +36,18 @@ pub fn render(targets: &Path) -> Result<Vec<(&'static str, String)>, Box<dyn std
          `spawnmatrix query addchdir_np`.\n\n",
         matrix.columns.len()
     );
+    let caps = spawnmatrix::caps_header::build(&s, &matrix)?;
     Ok(vec![
         ("SUMMARY.md", header + &summary::markdown(&s)),
         ("summary.json", summary::json(&s)),
+        (
+            "spawnmatrix_caps.h",
+            spawnmatrix::caps_header::c::render(&caps),
+        ),
+        (
+            "spawnmatrix_caps.rs",
+            spawnmatrix::caps_header::rust::render(&caps),
+        ),
     ])
 }
 
@@ -74,6 +84,7 @@ pub fn run(args: Args) -> CliResult {
         .collect();
     let refs: Vec<(&Path, &[u8])> = paths.iter().map(|(p, b)| (p.as_path(), *b)).collect();
     spawnmatrix::atomic::write_all(&refs).map_err(|e| format!("writing {}: {e}", out.display()))?;
-    println!("wrote {}/{{SUMMARY.md,summary.json}}", out.display());
+    let names: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
+    println!("wrote {}/{{{}}}", out.display(), names.join(","));
     Ok(ExitCode::SUCCESS)
 }

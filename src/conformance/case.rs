@@ -3,7 +3,7 @@
 //! Every struct rejects unknown fields, so a typo in a case file is an error with file and line
 //! rather than a silently ignored setting. Strings marked "template" may use `${tmp}` (the case's
 //! private directory, canonical) and `${helper}` (the child helper's path); see
-//! [`super::template`].
+//! `super::template`.
 
 use std::collections::BTreeMap;
 
@@ -40,7 +40,7 @@ pub struct Case {
     /// Templates appended to argv (after `--` for the helper).
     #[serde(default)]
     pub args: Vec<Arg>,
-    /// A complete argv that replaces the built one (argv[0], helper options and args).
+    /// A complete argv that replaces the built one (`argv[0]`, helper options and args).
     /// The helper then gets its report path from `SPAWNMATRIX_REPORT`.
     #[serde(default)]
     pub argv: Option<Vec<Arg>>,

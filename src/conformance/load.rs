@@ -21,6 +21,10 @@ pub enum LoadError {
     },
     #[error(transparent)]
     Yaml(#[from] crate::yaml::YamlError),
+    /// A case folder without a single case: a wrong `--cases` would otherwise give a report
+    /// that says nothing about conformance.
+    #[error("{}: no case files (*.yaml) inside", dir.display())]
+    NoCases { dir: PathBuf },
     #[error("{file}:{line}: {message}")]
     Invalid {
         file: String,

@@ -93,6 +93,11 @@ impl Suite {
     /// Loads the cases in `cases_dir` and this libc's expectation file under `targets_dir`.
     pub fn load(cases_dir: &Path, targets_dir: &Path) -> Result<Suite, LoadError> {
         let cases = load::load_dir(cases_dir)?;
+        if cases.is_empty() {
+            return Err(LoadError::NoCases {
+                dir: cases_dir.to_path_buf(),
+            });
+        }
         let libc = sys::libc_identity();
         let expectation_path = expectations::path_for(targets_dir, &libc);
         let ids: Vec<&str> = cases.iter().map(|c| c.case.id.as_str()).collect();
@@ -218,27 +223,14 @@ pub fn run_subjects(
     results.into_inner().unwrap_or_default()
 }
 
-/// What `spawnmatrix probe --json` puts under `cases`: [`run_for_report`] when the case
-/// directory exists; when it does not (a binary run outside its checkout without
-/// `SPAWNMATRIX_CASES`), nothing, with a warning on stderr.
-pub fn cases_for_probe(
-) -> Result<BTreeMap<String, BTreeMap<String, CaseResult>>, Box<dyn std::error::Error>> {
-    let dir = load::default_dir();
-    if !dir.is_dir() {
-        eprintln!(
-            "spawnmatrix: no conformance cases at {} (set SPAWNMATRIX_CASES); the report has no cases",
-            dir.display()
-        );
-        return Ok(BTreeMap::new());
-    }
-    run_for_report()
-}
-
-/// The `cases` part of a probe report: the default cases and expectations, with this
-/// executable as runner (its `main` must call [`main_if_runner`]).
+/// The `cases` part of a probe report: the cases in `cases_dir` judged against this libc's
+/// expectation file under `targets_dir`, with this executable as runner (its `main` must
+/// call [`main_if_runner`]).
 pub fn run_for_report(
+    cases_dir: &Path,
+    targets_dir: &Path,
 ) -> Result<BTreeMap<String, BTreeMap<String, CaseResult>>, Box<dyn std::error::Error>> {
-    let suite = Suite::load_default()?;
+    let suite = Suite::load(cases_dir, targets_dir)?;
     let options = Options::current()?;
     let parallel = std::thread::available_parallelism().map_or(2, |n| n.get());
     Ok(run_subjects(&suite, &options, &Subject::ALL, parallel))

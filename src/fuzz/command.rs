@@ -54,7 +54,7 @@ impl ChildCommand {
         &self.program
     }
 
-    /// The arguments after argv[0], as Rust strings for APIs that take them.
+    /// The arguments after `argv[0]`, as Rust strings for APIs that take them.
     pub fn args(&self) -> impl Iterator<Item = &CStr> {
         self.argv.iter().skip(1).map(|s| s.as_c_str())
     }

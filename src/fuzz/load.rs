@@ -38,7 +38,7 @@ pub trait Running: Send {
 /// One way of starting the helper; implemented for the raw libc here and for the shared
 /// implementation by its users.
 pub trait Spawner: Send + Sync {
-    /// Starts `program` (no arguments beyond argv[0]) with `pipes` as fds 0 and 1, the
+    /// Starts `program` (no arguments beyond `argv[0]`) with `pipes` as fds 0 and 1, the
     /// parent's fd 2, and nothing else it did not already inherit.
     fn start(&self, program: &Path, pipes: Pipes) -> io::Result<Box<dyn Running>>;
 }

@@ -2,7 +2,7 @@
 //!
 //! Differential fuzzing: [`gen`] draws random [`model::Sequence`]s (file actions in order plus
 //! attributes) from a seed; each sequence runs through the raw libc ([`rawspawn`]), a plain
-//! fork+exec reference ([`reference`]) and the shared implementation, each in its own
+//! fork+exec reference ([`reference`](mod@reference)) and the shared implementation, each in its own
 //! [`fixture::Fixture`]; the child helper reports what it saw and [`outcome`] normalises it so
 //! the executors compare.
 

@@ -296,7 +296,7 @@ fn tempdir() -> Result<tempfile::TempDir, String> {
 }
 
 /// The first error line of a diagnostic dump, for one-line messages.
-fn summary(stderr: &str) -> String {
+pub fn summary(stderr: &str) -> String {
     stderr
         .lines()
         .find(|l| l.contains("error"))

@@ -90,7 +90,8 @@ impl Zig {
         self.cc(sysroot, &["-E".into(), src.into_os_string()])
     }
 
-    fn cc(&self, sysroot: &Sysroot, args: &[OsString]) -> io::Result<Outcome> {
+    /// Runs `zig cc -target <sysroot>` (with the sysroot's flags) and `args`.
+    pub fn cc(&self, sysroot: &Sysroot, args: &[OsString]) -> io::Result<Outcome> {
         let out = Command::new(&self.command[0])
             .args(&self.command[1..])
             .args(["cc", "-target", &sysroot.target])

@@ -49,6 +49,28 @@ pub enum MatrixError {
         first: PathBuf,
         second: PathBuf,
     },
+    /// A folder the command needs is not there: never a matrix without it.
+    #[error("no {what} at {} (run inside the repository or give {flag} DIR)", path.display())]
+    Missing {
+        what: &'static str,
+        path: PathBuf,
+        flag: &'static str,
+    },
+    /// A `targets/` folder without any `<family>/platform.yaml`: a wrong `--targets` would
+    /// otherwise drop every documented claim and expectation silently.
+    #[error("{}: no <family>/platform.yaml inside (is it the repository's targets/?)", dir.display())]
+    NoFamilies { dir: PathBuf },
+    /// Nothing to merge: no report files given, or folders without a `*.json` report.
+    #[error("no reports in {given}: give report files, or folders holding *.json reports")]
+    NoReports { given: String },
+    /// `diff` of two files that share no platform: nothing could be compared.
+    #[error("{} and {} share no platform (os, arch, libc, evidence): the first has {old_platforms}; the second has {new_platforms}", old.display(), new.display())]
+    Unrelated {
+        old: PathBuf,
+        new: PathBuf,
+        old_platforms: String,
+        new_platforms: String,
+    },
     #[error("writing {}: {source}", dir.display())]
     Write {
         dir: PathBuf,

@@ -33,11 +33,15 @@ fn read_text(path: &Path) -> Result<String, MatrixError> {
 }
 
 fn json_error(path: &Path, e: serde_json::Error) -> MatrixError {
+    // serde_json ends its message with the position the `path:line:column:` prefix gives.
+    let (line, column) = (e.line(), e.column());
+    let text = e.to_string();
+    let suffix = format!(" at line {line} column {column}");
     MatrixError::Json {
         path: path.to_path_buf(),
-        line: e.line(),
-        column: e.column(),
-        message: e.to_string(),
+        line,
+        column,
+        message: text.strip_suffix(&suffix).unwrap_or(&text).to_string(),
     }
 }
 

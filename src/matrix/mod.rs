@@ -4,7 +4,7 @@
 //! - [`load`]: reading reports and matrices (typed errors naming file and line).
 //! - [`docs`]: `targets/<family>/platform.yaml`, documented claims with sources.
 //! - [`citation`]: the checkable form every source takes (a URL or repo@commit:path:line).
-//! - [`merge`]: evidence precedence and disagreement flagging.
+//! - [`merge`](mod@merge): evidence precedence and disagreement flagging.
 //! - [`cases`]: case areas and titles from the case files, for grouping.
 //! - [`render`]: `matrix.json`, `MATRIX.md`, `index.html`.
 //! - [`summary`]: feature × family → since which release (the default view).

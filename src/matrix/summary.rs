@@ -204,8 +204,9 @@ fn is_not_run(v: &Value) -> bool {
     matches!(v, Value::Text(t) if t == "unsupported" || t.starts_with("skipped:"))
 }
 
-/// Merges the cells of one release's columns into one step.
-fn step(release: &str, cells: &[(&Column, &Cell)]) -> Option<Step> {
+/// Merges the cells of one release's columns into one step (also the page's full table, so
+/// both views read a release the same way).
+pub(crate) fn step(release: &str, cells: &[(&Column, &Cell)]) -> Option<Step> {
     let informative: Vec<&(&Column, &Cell)> = cells
         .iter()
         .filter(|(_, c)| !is_not_run(&c.value))
@@ -320,9 +321,15 @@ fn answer(family: &str, history: Vec<(Place, Step)>) -> Option<Answer> {
         .collect();
     value_evidence.sort();
     value_evidence.dedup();
+    // A disagreement counts from the release before the boundary on: that release decides
+    // where the boundary lies (a contradicted "no" there moves it).
+    let decided_from = match start {
+        0 => first_place,
+        _ => exact[start - 1].0,
+    };
     let disagreement = history
         .iter()
-        .filter(|(p, _)| p >= first_place)
+        .filter(|(p, _)| p >= decided_from)
         .any(|(_, s)| s.disagreement);
     let at = match upper_bound {
         true => format!("<={since}"),

@@ -27,6 +27,16 @@ impl Version {
         }
         Some(Version(parts))
     }
+
+    /// A version from its components (`[2, 29]` is `2.29`).
+    pub fn from_parts(parts: Vec<u64>) -> Version {
+        Version(parts)
+    }
+
+    /// The dotted components, as written (`15` has one, `15.0` two).
+    pub fn parts(&self) -> &[u64] {
+        &self.0
+    }
 }
 
 /// What a platform says about its release: exact, or only a lower bound (musl has no version

@@ -31,7 +31,9 @@ fn place(err: &LoadError) -> (String, usize) {
     match err {
         LoadError::Yaml(y) => (y.file.clone(), y.line),
         LoadError::Invalid { file, line, .. } => (file.clone(), *line),
-        LoadError::Io { path, .. } => (path.display().to_string(), 0),
+        LoadError::Io { path, .. } | LoadError::NoCases { dir: path } => {
+            (path.display().to_string(), 0)
+        }
     }
 }
 

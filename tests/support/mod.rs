@@ -15,6 +15,23 @@ use spawnmatrix::spawn::{Child, Command, Stdio, Strategy};
 /// Every strategy, the unavailable ones included (they must refuse).
 pub const ALL: [Strategy; 6] = Strategy::ALL;
 
+/// The rstest template of one test case per strategy, the unavailable ones included (they
+/// must refuse): `#[apply(every_strategy)]`.
+#[rstest_reuse::template]
+#[rstest::rstest]
+pub fn every_strategy(
+    #[values(
+        Strategy::Auto,
+        Strategy::PosixSpawn,
+        Strategy::Clone3,
+        Strategy::CloneVfork,
+        Strategy::Vfork,
+        Strategy::Fork
+    )]
+    strategy: Strategy,
+) {
+}
+
 static SERIAL: Mutex<()> = Mutex::new(());
 
 /// Runs tests one at a time (a failed test must not stop the others, so poison is ignored).

@@ -5,7 +5,8 @@
 use crate::error::errno;
 
 /// Whether the child's signal calls are raw system calls: no, libc's `sigaction` may lock, so
-/// no `CLONE_VM` child may run them.
+/// no `CLONE_VM` child may run them. (Read by the clone strategies, which exist on Linux only.)
+#[cfg(target_os = "linux")]
 pub(crate) const RAW_SIGACTION: bool = false;
 
 /// Whether `sig` has a handler installed (neither `SIG_DFL` nor `SIG_IGN`); `None` when the

@@ -1,9 +1,10 @@
 //! The SVG plot, in two panels sharing the parent-size axis:
 //! - top: median spawn cost of every method, on a log scale (fork grows by orders of
 //!   magnitude while the others stay flat);
-//! - bottom: the ratio to the floor of the methods that stay within [`RATIO_CAP`] of it, on a
+//! - bottom: the ratio to the floor of the methods that stay within `RATIO_CAP` of it, on a
 //!   linear scale, where the differences between the fast methods are visible.
 
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -139,18 +140,38 @@ where
                 Some((x as f64, value(e)?))
             })
             .collect();
-        chart
-            .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))?
-            .label(*name)
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
-            });
-        chart.draw_series(
-            points
-                .into_iter()
-                .map(|p| Circle::new(p, 3, colour.filled())),
-        )?;
+        line(&mut chart, name, points, colour)?;
     }
+    legend(&mut chart)
+}
+
+/// A chart whose x axis is the index of a measured point (sizes, thread counts, …).
+pub(in crate::bench) type IndexChart<'a, 'b, Y> =
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, Y>>;
+
+/// One series: a line with a dot at each point, and its legend entry.
+pub(in crate::bench) fn line<'a, Y: Ranged<ValueType = f64>>(
+    chart: &mut IndexChart<'a, 'a, Y>,
+    name: &str,
+    points: Vec<(f64, f64)>,
+    colour: RGBColor,
+) -> Result<(), Box<dyn std::error::Error>> {
+    chart
+        .draw_series(LineSeries::new(points.clone(), colour.stroke_width(2)))?
+        .label(name)
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2)));
+    chart.draw_series(
+        points
+            .into_iter()
+            .map(|p| Circle::new(p, 3, colour.filled())),
+    )?;
+    Ok(())
+}
+
+/// The legend of every series, top left on a translucent white box.
+pub(in crate::bench) fn legend<'a, Y: Ranged<ValueType = f64>>(
+    chart: &mut IndexChart<'a, 'a, Y>,
+) -> Result<(), Box<dyn std::error::Error>> {
     chart
         .configure_series_labels()
         .position(SeriesLabelPosition::UpperLeft)

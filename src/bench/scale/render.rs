@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::super::render::{micros, times};
+use super::super::render::{micros, svg, times};
 use super::{Point, Scale, Table};
 
 /// Markdown: per dimension, one row per spawner, one column per point.
@@ -145,20 +145,9 @@ pub fn svg(t: &Table) -> Result<String, Box<dyn std::error::Error>> {
                 .iter()
                 .filter_map(|p| Some((at.iter().position(|x| *x == p.at)? as f64, y(p))))
                 .collect();
-            chart
-                .draw_series(LineSeries::new(line.clone(), colour.stroke_width(2)))?
-                .label(name)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
-                });
-            chart.draw_series(line.into_iter().map(|p| Circle::new(p, 3, colour.filled())))?;
+            svg::line(&mut chart, name, line, colour)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()?;
+        svg::legend(&mut chart)?;
         root.present()?;
     }
     Ok(out)

@@ -40,7 +40,7 @@ pub fn live_children() -> Option<Vec<u32>> {
 
 /// This process's open fds, ascending: the numbers `/proc/self/fd` lists, each confirmed with
 /// `F_GETFD` once the listing's own fd is closed (one directory read instead of an `fcntl`
-/// per possible fd up to `RLIMIT_NOFILE`). Falls back to [`super::scan_fds`] without `/proc`.
+/// per possible fd up to `RLIMIT_NOFILE`). Falls back to `scan_fds` without `/proc`.
 pub fn open_fds() -> Vec<i32> {
     let Ok(dir) = std::fs::read_dir("/proc/self/fd") else {
         return super::scan_fds();

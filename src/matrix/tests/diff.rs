@@ -3,7 +3,7 @@
 use rstest::rstest;
 
 use super::*;
-use crate::matrix::diff::{diff, has_regressions, render, ChangeKind};
+use crate::matrix::diff::{diff, render, ChangeKind};
 use crate::matrix::merge;
 use crate::report::Report;
 
@@ -41,6 +41,16 @@ fn base() -> Report {
     with_case(base(), "c", "libc", "child-exit:127", "pass"),
     Some(ChangeKind::Regression)
 )]
+#[case::now_supported(
+    with_case(base(), "c", "libc", "unsupported", "pass"),
+    with_case(base(), "c", "libc", "ok", "pass"),
+    Some(ChangeKind::Improvement)
+)]
+#[case::no_longer_supported(
+    with_case(base(), "c", "libc", "ok", "pass"),
+    with_case(base(), "c", "libc", "unsupported", "pass"),
+    Some(ChangeKind::Regression)
+)]
 #[case::unchanged(
     with_case(base(), "c", "libc", "ok", "pass"),
     with_case(base(), "c", "libc", "ok", "pass"),
@@ -53,14 +63,14 @@ fn cells_are_classified(
     #[case] new: Report,
     #[case] kind: Option<ChangeKind>,
 ) {
-    let changes = diff(&matrix(old), &matrix(new));
+    let d = diff(&matrix(old), &matrix(new));
     assert_eq!(
-        changes.iter().map(|c| c.kind).collect::<Vec<_>>(),
+        d.changes.iter().map(|c| c.kind).collect::<Vec<_>>(),
         kind.into_iter().collect::<Vec<_>>()
     );
     assert_eq!(
-        has_regressions(&changes),
-        kind == Some(ChangeKind::Regression)
+        d.regressions(),
+        usize::from(kind == Some(ChangeKind::Regression))
     );
 }
 
@@ -81,8 +91,8 @@ fn regressions_are_listed_first() {
         true,
     );
     let new = with_cap(new, "c_added", true);
-    let changes = diff(&matrix(old), &matrix(new));
-    let kinds: Vec<ChangeKind> = changes.iter().map(|c| c.kind).collect();
+    let d = diff(&matrix(old), &matrix(new));
+    let kinds: Vec<ChangeKind> = d.changes.iter().map(|c| c.kind).collect();
     assert_eq!(
         kinds,
         [
@@ -92,18 +102,22 @@ fn regressions_are_listed_first() {
             ChangeKind::Added
         ]
     );
-    let text = render(&changes);
-    assert!(text.starts_with("Regressions (2):\n"), "{text}");
+    let text = render(&d);
+    assert!(
+        text.starts_with("Compared 1 platform column(s).\nRegressions (2):\n"),
+        "{text}"
+    );
     assert!(text.find("Improvements").unwrap() < text.find("Added").unwrap());
 }
 
 #[test]
 fn a_new_platform_is_an_added_column_not_a_regression() {
     let old = merge(&[], &Default::default()).unwrap();
-    let changes = diff(&old, &matrix(base()));
-    assert_eq!(changes.len(), 1);
-    assert_eq!(changes[0].kind, ChangeKind::Added);
-    assert_eq!(changes[0].row, None);
+    let d = diff(&old, &matrix(base()));
+    assert_eq!(d.compared, []);
+    assert_eq!(d.changes.len(), 1);
+    assert_eq!(d.changes[0].kind, ChangeKind::Added);
+    assert_eq!(d.changes[0].row, None);
 }
 
 #[rstest]
@@ -131,16 +145,48 @@ fn perf_changes_are_never_regressions(
         });
         r
     };
-    let changes = diff(&matrix(perf(a)), &matrix(perf(b)));
-    assert_eq!(changes.first().map(|c| c.kind), kind);
+    let d = diff(&matrix(perf(a)), &matrix(perf(b)));
+    assert_eq!(d.changes.first().map(|c| c.kind), kind);
 }
 
-#[test]
-fn two_reports_of_different_keys_compare_as_one_platform() {
+/// One platform under two keys (a libc upgrade) is compared; another OS, architecture,
+/// libc or evidence level never is.
+#[rstest]
+#[case::libc_upgrade(report("glibc", "2.41", "native"), true)]
+#[case::container_is_run_too(report("glibc", "2.31", "container"), true)]
+#[case::other_libc(report("musl", "1.2.5", "native"), false)]
+#[case::link_evidence(report("glibc", "2.36", "link"), false)]
+#[case::other_os({ let mut r = base(); r.platform.os = "macos".into(); r }, false)]
+#[case::other_arch({ let mut r = base(); r.platform.arch = "aarch64".into(); r }, false)]
+fn only_the_same_platform_is_compared(#[case] other: Report, #[case] compared: bool) {
     let old = matrix(with_cap(base(), "f", true));
-    let mut new = matrix(with_cap(report("glibc", "2.41", "native"), "f", false));
-    crate::matrix::diff::align_single_columns(&old, &mut new);
-    let changes = diff(&old, &new);
-    assert_eq!(changes.len(), 1);
-    assert_eq!(changes[0].kind, ChangeKind::Regression);
+    let new = matrix(with_cap(other, "f", false));
+    let d = diff(&old, &new);
+    assert_eq!(d.compared.len(), usize::from(compared), "{d:?}");
+    let kinds: Vec<ChangeKind> = d.changes.iter().map(|c| c.kind).collect();
+    match compared {
+        true => assert_eq!(kinds, [ChangeKind::Regression]),
+        false => assert_eq!(kinds, [ChangeKind::Added, ChangeKind::Removed]),
+    }
+}
+
+/// Two columns of one identity on a side are ambiguous: none of them is paired by identity.
+#[test]
+fn an_ambiguous_identity_is_not_paired() {
+    let old = matrix(with_cap(base(), "f", true));
+    let new = merge(
+        &[
+            sourced(
+                "a.json",
+                with_cap(report("glibc", "2.41", "native"), "f", false),
+            ),
+            sourced(
+                "b.json",
+                with_cap(report("glibc", "2.43", "native"), "f", false),
+            ),
+        ],
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!(diff(&old, &new).compared, []);
 }

@@ -46,6 +46,14 @@ fn json_round_trips() {
     assert_eq!(back, m);
 }
 
+/// The JSON of the page's `<script id="ID" type="application/json">` block.
+fn embedded(page: &str, id: &str) -> serde_json::Value {
+    let open = format!("<script id=\"{id}\" type=\"application/json\">");
+    let start = page.find(&open).unwrap() + open.len();
+    let end = start + page[start..].find("</script>").unwrap();
+    serde_json::from_str(&page[start..end]).unwrap()
+}
+
 #[test]
 fn html_embeds_the_data_safely_and_loads_nothing() {
     let mut m = sample();
@@ -54,16 +62,61 @@ fn html_embeds_the_data_safely_and_loads_nothing() {
     let page = html::render(&m);
     assert_eq!(
         page.matches("</script>").count(),
-        3,
-        "only the page's two data blocks and its own script end"
+        4,
+        "only the page's three data blocks and its own script end"
     );
-    assert!(!page.contains("/*MATRIX_JSON*/") && !page.contains("/*SUMMARY_JSON*/"));
+    assert!(!page.contains("_JSON*/"), "every placeholder is replaced");
     for remote in ["http://", "https://", "src=\"", "@import"] {
         assert!(!page.contains(remote), "the page must not load {remote}");
     }
-    let start =
-        page.find("type=\"application/json\">").unwrap() + "type=\"application/json\">".len();
-    let end = start + page[start..].find("</script>").unwrap();
-    let data: serde_json::Value = serde_json::from_str(&page[start..end]).unwrap();
+    let data = embedded(&page, "matrix-data");
     assert_eq!(data["columns"].as_array().unwrap().len(), m.columns.len());
+    assert_eq!(
+        embedded(&page, "summary-data"),
+        serde_json::from_str::<serde_json::Value>(&crate::matrix::render::summary::json(
+            &crate::matrix::summary::build(&m)
+        ))
+        .unwrap()
+    );
+}
+
+/// The full table's release cells are the summary's merged steps, one per release, per row.
+#[test]
+fn html_release_cells_follow_the_summary_releases() {
+    let m = sample();
+    let page = html::render(&m);
+    let summary = crate::matrix::summary::build(&m);
+    let releases: Vec<_> = summary.families.iter().flat_map(|f| &f.releases).collect();
+    let mut covered: Vec<&str> = releases
+        .iter()
+        .flat_map(|r| r.columns.iter().map(String::as_str))
+        .collect();
+    covered.sort_unstable();
+    let mut all: Vec<&str> = m.columns.iter().map(|c| c.key.as_str()).collect();
+    all.sort_unstable();
+    assert_eq!(covered, all, "every column stands in exactly one release");
+    let cells = embedded(&page, "release-data");
+    assert_eq!(cells.as_object().unwrap().len(), m.rows.len());
+    let row = "functions.posix_spawn_file_actions_addchdir_np";
+    let got = cells[row].as_array().unwrap();
+    assert_eq!(got.len(), releases.len());
+    let history = &summary
+        .rows()
+        .find(|r| r.id == row)
+        .unwrap()
+        .answers
+        .iter()
+        .find(|a| a.family == "linux-glibc")
+        .unwrap()
+        .history;
+    for (release, cell) in releases.iter().zip(got) {
+        match history.iter().find(|s| s.release == release.release) {
+            Some(step) => {
+                assert_eq!(cell[0], serde_json::to_value(&step.value).unwrap());
+                assert_eq!(cell[1], serde_json::to_value(&step.evidence).unwrap());
+                assert_eq!(cell.get(2).is_some(), step.disagreement, "{release:?}");
+            }
+            None => assert!(cell.is_null(), "{release:?}: {cell}"),
+        }
+    }
 }

@@ -96,6 +96,21 @@ fn a_disagreement_is_flagged() {
 }
 
 #[test]
+fn a_disagreement_that_moved_the_boundary_is_flagged() {
+    // Observed absent at 2.36 against the claim "since 2.29", present at 2.39: the answer
+    // reads "2.39", and it rests on the contradicted 2.36, so it is flagged too.
+    let run = with_cap(
+        report("glibc", "2.36", "native"),
+        "posix_spawn_file_actions_addchdir_np",
+        false,
+    );
+    let m = merge(&[sourced("r.json", run), link("2.39", true)], &glibc_docs()).unwrap();
+    let a = answer(&m, ADDCHDIR, "linux-glibc").unwrap();
+    assert_eq!(a.text, "2.39", "{a:#?}");
+    assert!(a.disagreement, "{a:#?}");
+}
+
+#[test]
 fn documented_case_rows_form_the_error_section() {
     let r = with_case(
         report("glibc", "2.36", "native"),

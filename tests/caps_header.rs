@@ -1,0 +1,173 @@
+//! The generated compile-time caps against the matrix data: `docs/spawnmatrix_caps.rs` (as a
+//! build script would `include!` it) answers known boundaries and agrees with every stored
+//! link column; `docs/spawnmatrix_caps.h`, compiled by zig for a link column's sysroot,
+//! agrees with it, and stops agreeing when a boundary is moved.
+//!
+//! The zig tests need zig (`ci/setup.sh` installs it); without it they fail, unless
+//! SPAWNMATRIX_SKIP_ZIG=1 says to skip on purpose, which they then print.
+
+use std::path::{Path, PathBuf};
+
+use rstest::rstest;
+use spawnmatrix::caps_header::check::{self, Outcome};
+use spawnmatrix::linkcheck::Zig;
+use spawnmatrix::report::Report;
+
+mod generated {
+    include!(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/spawnmatrix_caps.rs"
+    ));
+}
+use generated::{spawnmatrix_cfgs, spawnmatrix_have};
+
+const ADDCHDIR: &str = "posix_spawn_file_actions_addchdir_np";
+
+#[rstest]
+#[case(ADDCHDIR, "linux", "gnu", "2.28", Some(false))]
+#[case(ADDCHDIR, "linux", "gnu", "2.29", Some(true))]
+#[case(ADDCHDIR, "linux", "gnu", "2.45", Some(true))]
+#[case(ADDCHDIR, "linux", "gnu", "2.16", None)]
+#[case(ADDCHDIR, "linux", "musl", "1.2.5", None)]
+#[case(ADDCHDIR, "macos", "", "10.14", Some(false))]
+#[case(ADDCHDIR, "macos", "", "10.15", Some(true))]
+#[case(ADDCHDIR, "freebsd", "", "13.0", Some(false))]
+#[case(ADDCHDIR, "freebsd", "", "13.1", None)]
+#[case(ADDCHDIR, "freebsd", "", "14.0", Some(true))]
+#[case(ADDCHDIR, "cygwin", "", "3.4.10", Some(false))]
+#[case(ADDCHDIR, "cygwin", "", "3.5.0", Some(true))]
+#[case(ADDCHDIR, "android", "", "14", Some(true))]
+#[case(ADDCHDIR, "netbsd", "", "11.0", Some(false))]
+#[case(ADDCHDIR, "netbsd", "", "12.0", None)]
+#[case(
+    "functions.posix_spawn_file_actions_addchdir_np",
+    "linux",
+    "gnu",
+    "2.29",
+    Some(true)
+)]
+#[case("pidfd_spawn", "linux", "gnu", "2.36", Some(false))]
+#[case("pidfd_spawn", "linux", "gnu", "2.38", None)]
+#[case("pidfd_spawn", "linux", "gnu", "2.39", Some(true))]
+#[case("POSIX_SPAWN_SETSID", "macos", "", "10.15", Some(true))]
+#[case("posix_spawn", "linux", "gnu", "2.2", Some(true))]
+#[case("no_such_function", "linux", "gnu", "2.29", None)]
+#[case(ADDCHDIR, "windows", "msvc", "10", None)]
+fn answers(
+    #[case] feature: &str,
+    #[case] os: &str,
+    #[case] env: &str,
+    #[case] version: &str,
+    #[case] want: Option<bool>,
+) {
+    assert_eq!(spawnmatrix_have(feature, os, env, version), want);
+}
+
+#[rstest]
+#[case("2.28", false)]
+#[case("2.29", true)]
+fn cfgs_follow_the_boundary(#[case] version: &str, #[case] have: bool) {
+    let cfgs = spawnmatrix_cfgs("linux", "gnu", version);
+    let cfg = format!("spawnmatrix_have_{ADDCHDIR}");
+    assert_eq!(
+        cfgs.iter().find(|(c, _)| *c == cfg).map(|(_, h)| *h),
+        Some(have)
+    );
+    assert!(cfgs
+        .iter()
+        .any(|(c, _)| c == "spawnmatrix_have_posix_spawn_setsid"));
+}
+
+fn link_reports() -> Vec<(PathBuf, Report)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("targets/reports");
+    let reports = check::link_reports(&dir).unwrap();
+    assert!(reports.len() >= 10, "only {} link reports", reports.len());
+    reports
+}
+
+/// Rust's `target_os`/`target_env` and the release of a link column.
+fn rust_target(report: &Report) -> (&'static str, &'static str, String) {
+    let (family, release) = check::column_family(report).unwrap();
+    let release = release.map(|v| {
+        let parts: Vec<String> = v.parts().iter().map(u64::to_string).collect();
+        parts.join(".")
+    });
+    let (os, env) = match family {
+        "linux-glibc" => ("linux", "gnu"),
+        "linux-musl" => ("linux", "musl"),
+        other => (other, ""),
+    };
+    (os, env, release.unwrap_or_default())
+}
+
+#[test]
+fn every_link_column_agrees_with_the_rust_data() {
+    let mut compared = 0;
+    for (path, report) in link_reports() {
+        let (os, env, release) = rust_target(&report);
+        for (name, cap) in &report.capabilities {
+            let got = spawnmatrix_have(name, os, env, &release);
+            let want = match env {
+                "musl" => None,
+                _ => Some(cap.available),
+            };
+            assert_eq!(got, want, "{}: {name}", path.display());
+            compared += 1;
+        }
+    }
+    assert!(compared > 300, "{compared}");
+}
+
+fn zig() -> Option<Zig> {
+    if std::env::var_os("SPAWNMATRIX_SKIP_ZIG").is_some_and(|v| v == "1") {
+        eprintln!("SKIPPED: SPAWNMATRIX_SKIP_ZIG=1");
+        return None;
+    }
+    Some(Zig::find().unwrap_or_else(|e| panic!("{e} (or set SPAWNMATRIX_SKIP_ZIG=1)")))
+}
+
+fn column(file: &str) -> Report {
+    link_reports()
+        .into_iter()
+        .find(|(p, _)| p.file_name().is_some_and(|n| n == file))
+        .unwrap_or_else(|| panic!("no {file}"))
+        .1
+}
+
+fn header() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/spawnmatrix_caps.h"))
+        .unwrap()
+}
+
+#[rstest]
+#[case("link-x86_64-linux-gnu.2.28.json")]
+#[case("link-x86_64-linux-gnu.2.29.json")]
+#[case("link-x86_64-macos.10.15.json")]
+#[case("link-x86_64-linux-musl.json")]
+fn the_header_agrees_with_a_link_column(#[case] file: &str) {
+    let Some(zig) = zig() else { return };
+    let outcome = check::check_column(&zig, &header(), &column(file));
+    assert!(outcome.passed(), "{outcome:?}");
+}
+
+#[test]
+fn a_moved_boundary_fails_the_check() {
+    let Some(zig) = zig() else { return };
+    let line = format!(
+        "SPAWNMATRIX_HAVE_{} (SPAWNMATRIX_VERSION >= 2029)",
+        ADDCHDIR.to_uppercase()
+    );
+    let header = header();
+    assert!(
+        header.contains(&line),
+        "the glibc boundary is not where this test expects it"
+    );
+    let moved = header.replace(&line, &line.replace("2029", "2030"));
+    match check::check_column(&zig, &moved, &column("link-x86_64-linux-gnu.2.29.json")) {
+        Outcome::Compared { mismatches, .. } => {
+            let names: Vec<&str> = mismatches.iter().map(|m| m.feature.as_str()).collect();
+            assert_eq!(names, [ADDCHDIR.to_uppercase()]);
+        }
+        other => panic!("{other:?}"),
+    }
+}

@@ -1,0 +1,11 @@
+//! The `spawnmatrix` binary as a user runs it: option handling, errors, `diff`, `--check`.
+//! Every test runs the built executable; the modules share the helpers below.
+
+#[path = "cli/common.rs"]
+mod common;
+#[path = "cli/diff.rs"]
+mod diff;
+#[path = "cli/errors.rs"]
+mod errors;
+
+use common::{bin, report, run, stderr, write};

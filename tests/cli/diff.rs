@@ -1,0 +1,84 @@
+//! `spawnmatrix diff` compares only the same platform, says which columns it compared, and
+//! has `--json`.
+
+use rstest::rstest;
+
+use super::{bin, report, run, stderr, write};
+
+/// The stored reports of unrelated platforms: nothing to compare is an error (exit 2), never
+/// a list of "regressions".
+#[rstest]
+#[case::bullseye_vs_macos_link(
+    "targets/reports/container-debian-bullseye.json",
+    "targets/reports/link-x86_64-macos.10.14.json"
+)]
+#[case::glibc_run_vs_glibc_link(
+    "targets/reports/container-debian-bullseye.json",
+    "targets/reports/link-x86_64-linux-gnu.2.34.json"
+)]
+fn unrelated_platforms_are_refused(#[case] old: &str, #[case] new: &str) {
+    let out = run(bin().args(["diff", old, new]));
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(err.contains("share no platform"), "{err}");
+    assert!(out.stdout.is_empty(), "no listing");
+}
+
+/// `--json`: the column pairs, the changes and the number of regressions, on stdout.
+#[test]
+fn json_lists_pairs_changes_and_regressions() {
+    let tmp = tempfile::tempdir().unwrap();
+    let old = write(tmp.path(), "old.json", &report("linux", "2.36", true, "ok"));
+    let new = write(
+        tmp.path(),
+        "new.json",
+        &report("linux", "2.41", false, "ok"),
+    );
+    let out = run(bin().arg("diff").arg(&old).arg(&new).arg("--json"));
+    assert_eq!(out.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON on stdout");
+    assert_eq!(json["regressions"], 1);
+    let pair = &json["compared"][0];
+    assert_eq!(pair["old"], "linux-x86_64-glibc-2.36@native");
+    assert_eq!(pair["new"], "linux-x86_64-glibc-2.41@native");
+    assert_eq!(pair["platform"], "linux x86_64 glibc (run)");
+    let change = &json["changes"][0];
+    assert_eq!(change["kind"], "regression");
+    assert_eq!(
+        change["row"],
+        "functions.posix_spawn_file_actions_addchdir_np"
+    );
+}
+
+/// A matrix against a report of one of its platforms: that platform is compared, the others
+/// are listed apart as removed columns, and they do not count as regressions.
+#[test]
+fn unmatched_columns_are_listed_apart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let linux = write(
+        tmp.path(),
+        "linux.json",
+        &report("linux", "2.36", true, "ok"),
+    );
+    let mac = write(tmp.path(), "mac.json", &report("macos", "1", true, "ok"));
+    let out_dir = tmp.path().join("m");
+    let merged = run(bin()
+        .args(["matrix", "--no-docs", "--out"])
+        .arg(&out_dir)
+        .arg(&linux)
+        .arg(&mac));
+    assert!(merged.status.success());
+    let out = run(bin()
+        .arg("diff")
+        .arg(out_dir.join("matrix.json"))
+        .arg(&linux)
+        .arg("--json"));
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["compared"].as_array().unwrap().len(), 1);
+    assert_eq!(json["regressions"], 0);
+    let changes = json["changes"].as_array().unwrap();
+    assert_eq!(changes.len(), 1, "{changes:?}");
+    assert_eq!(changes[0]["kind"], "removed");
+    assert!(changes[0]["column"].as_str().unwrap().starts_with("macos-"));
+}
