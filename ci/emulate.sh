@@ -133,7 +133,7 @@ for arch in "${archs[@]}"; do
   done
   probe=$(awk '$1 == "bin" && $2 == "spawnmatrix" {print $3}' "$work/executables")
   report=emulated-$arch-linux-$libc.json
-  printf '%s\t%s\t%s\n' spawnmatrix-probe "$repo" "$probe probe --json --out /tmp/out/$report >/dev/null" >>"$root/suite/run.list"
+  printf '%s\t%s\t%s\n' spawnmatrix-probe "$repo" "$probe probe --json >/tmp/out/$report" >>"$root/suite/run.list"
 
   qemu_version=$($qemu --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/')
   kpkg=$(basename "$kdeb" .deb)

@@ -171,3 +171,80 @@ fn a_moved_boundary_fails_the_check() {
         other => panic!("{other:?}"),
     }
 }
+
+/// The branches zig has no sysroot for (Cygwin, Android, Solaris, macOS's 4-digit and
+/// `<AvailabilityMacros.h>` forms), preprocessed by the host's C compiler with the platform's
+/// macros given by hand and its version headers stubbed empty.
+#[rstest]
+#[case(&["-U__linux__", "-D__CYGWIN__", "-DCYGWIN_VERSION_DLL_MAJOR=3005", "-DCYGWIN_VERSION_DLL_MINOR=0"], Some("cygwin"), ADDCHDIR, (true, true))]
+#[case(&["-U__linux__", "-D__CYGWIN__", "-DCYGWIN_VERSION_DLL_MAJOR=3004", "-DCYGWIN_VERSION_DLL_MINOR=10"], Some("cygwin"), ADDCHDIR, (false, true))]
+#[case(&["-U__linux__", "-D__CYGWIN__", "-DCYGWIN_VERSION_DLL_MAJOR=3002", "-DCYGWIN_VERSION_DLL_MINOR=0"], Some("cygwin"), ADDCHDIR, (false, true))]
+#[case(&["-D__ANDROID__", "-D__ANDROID_API__=34"], Some("android"), ADDCHDIR, (true, true))]
+#[case(&["-D__ANDROID__", "-D__ANDROID_API__=28"], Some("android"), ADDCHDIR, (false, true))]
+#[case(&["-D__ANDROID__", "-D__ANDROID_API__=30"], Some("android"), ADDCHDIR, (false, false))]
+#[case(&["-U__linux__", "-D__APPLE__", "-D__ENVIRONMENT_MAC_OS_X_VERSION_MIN_REQUIRED__=1090"], Some("macos"), "posix_spawn", (true, true))]
+#[case(&["-U__linux__", "-D__APPLE__", "-D__ENVIRONMENT_MAC_OS_X_VERSION_MIN_REQUIRED__=1090"], Some("macos"), ADDCHDIR, (false, false))]
+#[case(&["-U__linux__", "-D__APPLE__", "-DMAC_OS_X_VERSION_MIN_REQUIRED=101500"], Some("macos"), ADDCHDIR, (true, true))]
+#[case(&["-U__linux__", "-D__sun", "-D__SVR4"], None, "posix_spawn", (false, false))]
+fn simulated_platforms(
+    #[case] defines: &[&str],
+    #[case] family: Option<&str>,
+    #[case] feature: &str,
+    #[case] want: (bool, bool),
+) {
+    let dir = tempfile::tempdir().unwrap();
+    for stub in [
+        "android/api-level.h",
+        "AvailabilityMacros.h",
+        "cygwin/version.h",
+    ] {
+        let path = dir.path().join(stub);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, "").unwrap();
+    }
+    std::fs::write(dir.path().join("spawnmatrix_caps.h"), header()).unwrap();
+    let probe = dir.path().join("probe.c");
+    std::fs::write(&probe, check::probe_source(&[feature.to_string()], None)).unwrap();
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let out = std::process::Command::new(cc)
+        .args(defines)
+        .arg("-I")
+        .arg(dir.path())
+        .arg("-E")
+        .arg(&probe)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let values = check::parse_values(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(values.family.as_deref(), family);
+    assert_eq!(values.unknown_libc, family.is_none());
+    let x = feature.to_uppercase();
+    assert_eq!(values.features.get(&x), Some(&want), "{values:?}");
+}
+
+/// A header that does not compile, or detects no family, fails the column, labelled.
+#[rstest]
+#[case(
+    "#endif /* SPAWNMATRIX_CAPS_H */",
+    "#error broken\n#endif",
+    "preprocessing failed"
+)]
+#[case(
+    "defined(__GLIBC_MINOR__)",
+    "defined(__NO_SUCH_MACRO__)",
+    "the header detected None"
+)]
+fn a_broken_header_is_labelled(#[case] from: &str, #[case] to: &str, #[case] why: &str) {
+    let Some(zig) = zig() else { return };
+    let header = header();
+    assert!(header.contains(from));
+    let broken = header.replace(from, to);
+    match check::check_column(&zig, &broken, &column("link-x86_64-linux-gnu.2.28.json")) {
+        Outcome::Failed(reason) => assert!(reason.contains(why), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -52,11 +52,13 @@ fn json_is_one_report_of_this_platform() {
     );
 }
 
+/// `--out` is a folder, as in every command: the report goes to DIR/report.json.
 #[test]
-fn out_writes_the_same_report_as_a_file() {
+fn out_writes_the_same_report_into_a_folder() {
     let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("report.json");
-    let out = probe(&["--out", file.to_str().unwrap()], &[]);
+    let folder = dir.path().join("new");
+    let file = folder.join("report.json");
+    let out = probe(&["--out", folder.to_str().unwrap()], &[]);
     assert!(out.status.success());
     let summary = String::from_utf8(out.stdout).unwrap();
     assert!(summary.contains("posix_spawn "), "{summary}");

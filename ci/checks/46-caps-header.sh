@@ -13,7 +13,7 @@ if cmp -s docs/spawnmatrix_caps.h "$tmp/moved.h"; then
   echo "46-caps-header: the negative control found no boundary to move" >&2
   exit 1
 fi
-if cargo run -q -- caps-header --check-sysroots --header "$tmp/moved.h" >"$tmp/out"; then
+if cargo run -q -- caps-header --check-sysroots --only linux-gnu --header "$tmp/moved.h" >"$tmp/out"; then
   echo "46-caps-header: a header with a moved boundary passed the check" >&2
   exit 1
 fi

@@ -47,7 +47,7 @@ pub struct FamilyAnswer {
     pub summary: String,
     /// The releases it rests on: `no: 2.17 LD, 2.28 LD; yes: 2.29 LD, 2.31 RD`.
     pub evidence: String,
-    /// The documented sources behind those releases.
+    /// The documented sources behind those releases (`KEY (citations)`).
     pub sources: Vec<String>,
 }
 
@@ -103,6 +103,16 @@ fn evidence_text(steps: &[(&Step, Version)]) -> String {
         .join("; ")
 }
 
+/// A source as `KEY (citation; citation)`, without the note (`docs.rs` writes `KEY: note
+/// (citations)`): the header names where to look, and a reworded note leaves it unchanged.
+fn short_source(text: &str) -> String {
+    let key = text.split_once(": ").map_or(text, |(k, _)| k);
+    match text.rsplit_once(" (") {
+        Some((_, cites)) if cites.ends_with(')') => format!("{key} ({cites}"),
+        _ => text.to_string(),
+    }
+}
+
 /// Builds the caps of every feature row of `summary` (made from `matrix`).
 pub fn build(summary: &Summary, matrix: &Matrix) -> Result<Caps, NameClash> {
     let mut seen: BTreeMap<String, String> = BTreeMap::new();
@@ -147,8 +157,14 @@ pub fn build(summary: &Summary, matrix: &Matrix) -> Result<Caps, NameClash> {
                     .iter()
                     .flat_map(|(s, _)| &s.columns)
                     .filter_map(|key| cells?.get(key))
-                    .flat_map(|c| [c.source.clone(), c.doc.as_ref().map(|d| d.source.clone())])
+                    .flat_map(|c| {
+                        [
+                            c.source.as_deref(),
+                            c.doc.as_ref().map(|d| d.source.as_str()),
+                        ]
+                    })
                     .flatten()
+                    .map(short_source)
                     .collect();
                 FamilyAnswer {
                     family: a.family.clone(),
@@ -185,6 +201,17 @@ impl Feature {
 mod tests {
     use super::suffix;
     use rstest::rstest;
+
+    #[rstest]
+    #[case(
+        "GL-NEWS: NEWS 2.29 (a (b) c) (bminor/glibc@x:NEWS:1; https://e.org/a)",
+        "GL-NEWS (bminor/glibc@x:NEWS:1; https://e.org/a)"
+    )]
+    #[case("K: (https://e.org)", "K (https://e.org)")]
+    #[case("no citations", "no citations")]
+    fn short_sources(#[case] text: &str, #[case] want: &str) {
+        assert_eq!(super::short_source(text), want);
+    }
 
     #[rstest]
     #[case(

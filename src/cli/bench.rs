@@ -27,11 +27,11 @@ pub struct Args {
     /// Only these methods, comma-separated (the floor is always measured).
     #[arg(long, value_delimiter = ',')]
     methods: Option<Vec<String>>,
-    /// Print the report's perf rows as JSON instead of the Markdown table.
-    #[arg(long)]
+    /// Print the report's perf rows as JSON on stdout instead of the Markdown table.
+    #[arg(long, conflicts_with = "gate")]
     json: bool,
     /// Also write bench[-PRESET].json, .md and .svg into this folder (created if missing).
-    #[arg(long)]
+    #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// No progress lines on stderr.
     #[arg(long)]

@@ -23,6 +23,9 @@ pub struct Args {
     /// The platform families and stored reports [default: the working tree's targets/].
     #[arg(long, value_name = "DIR")]
     targets: Option<PathBuf>,
+    /// Check only the link columns whose file name contains this text (repeatable).
+    #[arg(long, value_name = "TEXT", requires = "check_sysroots")]
+    only: Vec<String>,
     /// zig processes at once [default: the number of CPUs].
     #[arg(long, value_name = "N")]
     jobs: Option<usize>,

@@ -39,16 +39,19 @@ pub struct Args {
     /// (printed, so the run can be replayed).
     #[arg(long)]
     seed: Option<u64>,
-    /// Also write the summary as JSON to this file (atomically).
+    /// Print the summary as JSON on stdout instead of text.
     #[arg(long)]
-    json: Option<PathBuf>,
+    json: bool,
+    /// Also write the summary as JSON to DIR/fuzz-summary.json (atomically).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     /// Record the campaign as the `fuzz` section of this report (a probe report of this
     /// platform, such as `targets/reports/native-*.json`), rewritten atomically.
-    #[arg(long)]
+    #[arg(long, value_name = "REPORT")]
     record: Option<PathBuf>,
     /// Run one sequence (its JSON, as a finding prints it) through every subject and print
     /// each outcome, instead of drawing sequences.
-    #[arg(long, conflicts_with_all = ["sequences", "time", "jobs", "seed"])]
+    #[arg(long, value_name = "JSON", conflicts_with_all = ["sequences", "time", "jobs", "seed", "json", "out", "record"])]
     replay: Option<String>,
     /// Seconds between progress lines on stderr.
     #[arg(long, default_value_t = 10)]
@@ -98,9 +101,13 @@ pub fn run(args: Args) -> CliResult {
     } else {
         with_workers(seed, end, args.time, jobs, args.progress_every)?
     };
-    println!("{summary}");
-    if let Some(path) = &args.json {
-        spawnmatrix::atomic::write(path, &serde_json::to_vec_pretty(&summary)?)?;
+    let json = serde_json::to_string_pretty(&summary)? + "\n";
+    match args.json {
+        true => print!("{json}"),
+        false => println!("{summary}"),
+    }
+    if let Some(dir) = &args.out {
+        super::out::write_into(dir, "fuzz-summary.json", json.as_bytes())?;
     }
     if let Some(path) = &args.record {
         let mut report = read_own_report(path)?;

@@ -16,9 +16,9 @@ pub struct Args {
     /// Keep only the targets that contain this text (repeatable), e.g. `macos`, `freebsd`.
     #[arg(long, value_name = "TEXT")]
     only: Vec<String>,
-    /// Folder the reports are written to.
-    #[arg(long, default_value = "targets/reports")]
-    out: PathBuf,
+    /// Folder the reports are written to [default: the working tree's targets/reports].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
     /// Parallel zig invocations (default: the number of CPUs).
     #[arg(long)]
     jobs: Option<usize>,
@@ -60,8 +60,11 @@ pub fn run(args: Args) -> CliResult {
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    std::fs::create_dir_all(&args.out)
-        .map_err(|e| format!("creating {}: {e}", args.out.display()))?;
+    let out = args
+        .out
+        .clone()
+        .unwrap_or_else(|| spawnmatrix::worktree::targets_dir().join("reports"));
+    std::fs::create_dir_all(&out).map_err(|e| format!("creating {}: {e}", out.display()))?;
     let total = sysroots.len() * (1 + linkcheck::probes::ALL.len());
     let done = std::sync::atomic::AtomicUsize::new(0);
     eprintln!(
@@ -95,7 +98,7 @@ pub fn run(args: Args) -> CliResult {
             Outcome::Skipped(reason) => {
                 eprintln!("linkcheck: no column for {}: {reason}", sysroot.target);
                 // A report stored by an earlier run is no evidence either.
-                let stale = args.out.join(sysroot.report_file_name());
+                let stale = out.join(sysroot.report_file_name());
                 match std::fs::remove_file(&stale) {
                     Ok(()) => eprintln!("linkcheck: removed {}", stale.display()),
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
@@ -107,7 +110,7 @@ pub fn run(args: Args) -> CliResult {
                 undetermined,
                 problems,
             } => {
-                let path = args.out.join(sysroot.report_file_name());
+                let path = out.join(sysroot.report_file_name());
                 let mut json = serde_json::to_string_pretty(&report)?;
                 json.push('\n');
                 spawnmatrix::atomic::write(&path, json.as_bytes())

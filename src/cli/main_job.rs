@@ -19,7 +19,7 @@ use super::CliResult;
 #[derive(clap::Args)]
 pub struct Args {
     /// Folder for matrix.json, MATRIX.md, index.html and report.json (written together).
-    #[arg(long, default_value = "out")]
+    #[arg(long, value_name = "DIR", default_value = "out")]
     out: PathBuf,
     #[command(flatten)]
     tree: Tree,
@@ -33,6 +33,10 @@ pub struct Args {
     /// Leave out the spawn-cost measurement (no perf rows for this machine).
     #[arg(long)]
     no_bench: bool,
+    /// Exit 1 when a case of the live probe leaves its expectation (see `probe --check`);
+    /// the outputs are written either way.
+    #[arg(long)]
+    check: bool,
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -74,7 +78,10 @@ pub fn run(args: Args) -> CliResult {
         matrix.rows.len(),
         args.out.display()
     );
-    Ok(ExitCode::SUCCESS)
+    Ok(match args.check {
+        true => super::probe::check(&reports[0].report),
+        false => ExitCode::SUCCESS,
+    })
 }
 
 /// This machine's `sandbox` rows: the shared spawn under every seccomp profile, each in a

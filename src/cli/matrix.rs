@@ -18,7 +18,7 @@ pub struct Args {
     #[arg(required = true)]
     reports: Vec<PathBuf>,
     /// Folder for matrix.json, MATRIX.md and index.html (written together, atomically).
-    #[arg(long, default_value = "out")]
+    #[arg(long, value_name = "DIR", default_value = "out")]
     out: PathBuf,
     /// Leave out the documented claims of targets/*/platform.yaml.
     #[arg(long)]

@@ -12,6 +12,7 @@ mod fuzz;
 mod linkcheck;
 mod main_job;
 mod matrix;
+mod out;
 mod probe;
 mod publish;
 mod query;
@@ -42,7 +43,13 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Probe this process's spawn capabilities (and run the conformance cases).
+    /// Probe this process's spawn capabilities: a summary, or with --json/--out the report,
+    /// which also runs the conformance cases.
+    ///
+    /// Plain `probe` prints which spawn functions and flags this process can use and the
+    /// platform, and runs no case. `--json` (the report on stdout) and `--out DIR`
+    /// (DIR/report.json) give the JSON report the matrix merges; it includes the conformance
+    /// cases, judged against this target's expectation file, unless `--no-cases`.
     Probe(probe::Args),
     /// Merge reports into one matrix (JSON, Markdown, HTML).
     Matrix(matrix::Args),

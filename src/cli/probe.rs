@@ -1,5 +1,6 @@
-//! `spawnmatrix probe`: what this process can use of the spawn family, as a human summary or
-//! as one JSON `Report` (the unit `spawnmatrix matrix` merges).
+//! `spawnmatrix probe`: what this process can use of the spawn family, as a human summary
+//! (no cases run) or as one JSON `Report` (the unit `spawnmatrix matrix` merges), which runs
+//! the conformance cases unless `--no-cases`.
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -8,18 +9,18 @@ use std::process::ExitCode;
 
 use spawnmatrix::platform::provenance::{self, provenance_from_env};
 use spawnmatrix::report::{self, Provenance, Report};
-use spawnmatrix::{atomic, caps, child, conformance, platform, spawn};
+use spawnmatrix::{caps, child, conformance, platform, spawn};
 
 use super::stored::Tree;
 use super::CliResult;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// Print the report as JSON on stdout instead of the summary.
+    /// Print the JSON report on stdout instead of the summary (runs the cases).
     #[arg(long)]
     json: bool,
-    /// Also write the JSON report to FILE (atomically).
-    #[arg(long, value_name = "FILE")]
+    /// Also write the JSON report to DIR/report.json (atomically; runs the cases).
+    #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// How this run is observed: native, container, ci or emulated [default: $SPAWNMATRIX_PROVENANCE,
     /// else native].
@@ -32,9 +33,14 @@ pub struct Args {
     /// Free text naming the machine or job [default: $SPAWNMATRIX_HOST].
     #[arg(long, value_name = "TEXT")]
     host: Option<String>,
-    /// Leave the conformance cases out of the JSON report (they take seconds).
+    /// Leave the conformance cases out of the JSON report (they take a minute).
     #[arg(long)]
     no_cases: bool,
+    /// Exit 1 when a case leaves its expectation (a `fail` verdict: an outcome the target's
+    /// expectation file, POSIX or the case's documented outcome does not allow), listing
+    /// those cases on stderr. Runs the cases.
+    #[arg(long, conflicts_with = "no_cases")]
+    check: bool,
     #[command(flatten)]
     tree: Tree,
     /// Also measure spawn cost at these parent sizes (`0,256M`; 50 spawns per method and
@@ -44,22 +50,49 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> CliResult {
-    let with_cases = (args.json || args.out.is_some()) && !args.no_cases;
+    let with_cases = (args.json || args.out.is_some() || args.check) && !args.no_cases;
     let mut report = build_report(provenance_of(&args)?, with_cases.then_some(&args.tree))?;
     if let Some(sizes) = &args.bench {
         report.perf = Some(super::bench::short(sizes)?);
     }
     let json = serde_json::to_string_pretty(&report)? + "\n";
-    if let Some(path) = &args.out {
-        atomic::write(path, json.as_bytes())
-            .map_err(|e| format!("writing {}: {e}", path.display()))?;
+    if let Some(dir) = &args.out {
+        super::out::write_into(dir, "report.json", json.as_bytes())?;
     }
     if args.json {
         print!("{json}");
     } else {
         print!("{}", summary(&report));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(match args.check {
+        true => check(&report),
+        false => ExitCode::SUCCESS,
+    })
+}
+
+/// `--check`: every case and subject whose verdict is `fail`, on stderr; exit 1 if any.
+pub(super) fn check(report: &Report) -> ExitCode {
+    let mut failed = 0;
+    for (id, subjects) in &report.cases {
+        for (subject, result) in subjects {
+            if result.verdict == conformance::verdict::FAIL {
+                failed += 1;
+                let note = result.note.as_deref().unwrap_or("");
+                eprintln!(
+                    "spawnmatrix: check: {id} ({subject}): {} leaves its expectation: {note}",
+                    result.outcome
+                );
+            }
+        }
+    }
+    eprintln!(
+        "spawnmatrix: check: {failed} of {} cases' results leave their expectation",
+        report.cases.values().map(BTreeMap::len).sum::<usize>()
+    );
+    match failed {
+        0 => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    }
 }
 
 /// Flags win over the environment, field by field; `native` when neither says anything.

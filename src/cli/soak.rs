@@ -24,9 +24,12 @@ pub struct Args {
     /// Samples taken over the run.
     #[arg(long, default_value_t = 100)]
     samples: u64,
-    /// Also write every sample and the verdict as JSON to this file (atomically).
+    /// Print every sample and the verdict as JSON on stdout instead of text.
     #[arg(long)]
-    json: Option<PathBuf>,
+    json: bool,
+    /// Also write every sample and the verdict as JSON to DIR/soak.json (atomically).
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
 }
 
 fn line(what: &str, s: &Sample) -> String {
@@ -59,8 +62,27 @@ pub fn run(args: Args) -> CliResult {
     );
     let result = soak::run(&config, &program);
     let problems = result.judge();
-    println!(
-        "soak: {} spawns in {:.1} s ({:.0}/s) from {} threads; load average {} before, {} after",
+    let json = serde_json::to_string_pretty(&serde_json::json!({
+        "soak": result, "problems": problems
+    }))? + "\n";
+    match args.json {
+        true => print!("{json}"),
+        false => print!("{}", text(&result, &problems, load_before)),
+    }
+    if let Some(dir) = &args.out {
+        super::out::write_into(dir, "soak.json", json.as_bytes())?;
+    }
+    Ok(if problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+/// The run as a person reads it: rate, the start/warm/end samples, peaks and every problem.
+fn text(result: &soak::Soak, problems: &[String], load_before: Option<f64>) -> String {
+    let mut out = format!(
+        "soak: {} spawns in {:.1} s ({:.0}/s) from {} threads; load average {} before, {} after\n",
         result.spawns,
         result.seconds,
         result.spawns as f64 / result.seconds.max(1e-9),
@@ -68,26 +90,23 @@ pub fn run(args: Args) -> CliResult {
         load_before.map_or(String::from("-"), |l| format!("{l:.1}")),
         spawnmatrix::bench::load_average().map_or(String::from("-"), |l| format!("{l:.1}")),
     );
-    println!("{}", line("start", &result.start));
-    println!("{}", line("warm", &result.warm));
-    println!("{}", line("end", &result.end));
+    for (what, sample) in [
+        ("start", &result.start),
+        ("warm", &result.warm),
+        ("end", &result.end),
+    ] {
+        out.push_str(&line(what, sample));
+        out.push('\n');
+    }
     let peak = |f: fn(&Sample) -> usize| result.samples.iter().map(f).max().unwrap_or(0);
-    println!(
-        "  peaks: {} open fds, {} children; nothing left to reap: {}",
+    out.push_str(&format!(
+        "  peaks: {} open fds, {} children; nothing left to reap: {}\n",
         peak(|s| s.open_fds),
         peak(|s| s.children.unwrap_or(0)),
         result.nothing_to_reap
-    );
-    for p in &problems {
-        println!("  NOT FLAT: {p}");
+    ));
+    for p in problems {
+        out.push_str(&format!("  NOT FLAT: {p}\n"));
     }
-    if let Some(path) = &args.json {
-        let value = serde_json::json!({ "soak": result, "problems": problems });
-        spawnmatrix::atomic::write(path, &serde_json::to_vec_pretty(&value)?)?;
-    }
-    Ok(if problems.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    out
 }

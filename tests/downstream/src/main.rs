@@ -16,5 +16,17 @@ fn main() -> std::io::Result<()> {
     let stderr = output.stderr;
     assert_eq!(stderr, Vec::new());
     println!("downstream: spawned sh, read {:?}", "hello");
+    // Set by build.rs from docs/spawnmatrix_caps.rs: glibc 2.17 has posix_spawn, not
+    // addchdir_np (2.29).
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    assert!(
+        cfg!(spawnmatrix_have_posix_spawn)
+            && !cfg!(spawnmatrix_have_posix_spawn_file_actions_addchdir_np)
+    );
+    println!(
+        "downstream: build.rs caps: posix_spawn {}, addchdir_np {}",
+        cfg!(spawnmatrix_have_posix_spawn),
+        cfg!(spawnmatrix_have_posix_spawn_file_actions_addchdir_np)
+    );
     Ok(())
 }
