@@ -225,3 +225,26 @@ fn simulated_platforms(
     let x = feature.to_uppercase();
     assert_eq!(values.features.get(&x), Some(&want), "{values:?}");
 }
+
+/// A header that does not compile, or detects no family, fails the column, labelled.
+#[rstest]
+#[case(
+    "#endif /* SPAWNMATRIX_CAPS_H */",
+    "#error broken\n#endif",
+    "preprocessing failed"
+)]
+#[case(
+    "defined(__GLIBC_MINOR__)",
+    "defined(__NO_SUCH_MACRO__)",
+    "the header detected None"
+)]
+fn a_broken_header_is_labelled(#[case] from: &str, #[case] to: &str, #[case] why: &str) {
+    let Some(zig) = zig() else { return };
+    let header = header();
+    assert!(header.contains(from));
+    let broken = header.replace(from, to);
+    match check::check_column(&zig, &broken, &column("link-x86_64-linux-gnu.2.28.json")) {
+        Outcome::Failed(reason) => assert!(reason.contains(why), "{reason}"),
+        other => panic!("{other:?}"),
+    }
+}

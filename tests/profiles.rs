@@ -12,6 +12,8 @@
 
 #[path = "profiles/nproc.rs"]
 mod nproc;
+#[path = "profiles/recorded.rs"]
+mod recorded;
 #[path = "reliability/rlimit.rs"]
 mod rlimit;
 #[path = "profiles/seccomp.rs"]

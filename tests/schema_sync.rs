@@ -14,7 +14,7 @@ use spawnmatrix::matrix::model::{Alternative, Claim, Evidence, FamilyInfo, Group
 use spawnmatrix::matrix::{Cell, Column};
 use spawnmatrix::report::{
     Capability, CaseResult, Fuzz, FuzzExplained, FuzzFinding, FuzzSubject, Libc, Perf, PerfEntry,
-    Platform, Provenance, Report,
+    Platform, Provenance, Report, SandboxRun,
 };
 
 fn root() -> PathBuf {
@@ -107,6 +107,14 @@ fn full_report() -> Report {
                 sequence: String::from("{}"),
             }],
         }),
+        sandbox: [(
+            String::from("clone3-eperm"),
+            SandboxRun {
+                auto: String::from("clone_vfork"),
+                forced: [(String::from("clone3"), String::from("unsupported"))].into(),
+            },
+        )]
+        .into(),
     }
 }
 

@@ -6,6 +6,14 @@ use std::os::unix::ffi::OsStrExt;
 
 use super::error::InputError;
 
+/// An error naming `what` (built only on error) if `s` holds a NUL byte.
+pub(super) fn no_nul(s: &[u8], what: impl FnOnce() -> String) -> io::Result<()> {
+    match s.contains(&0) {
+        true => Err(InputError::Nul { what: what() }.into()),
+        false => Ok(()),
+    }
+}
+
 /// `s` as a C string; a NUL byte is `InvalidInput` naming `what` (built only on error).
 pub(super) fn c_string(s: &OsStr, what: impl FnOnce() -> String) -> io::Result<CString> {
     CString::new(s.as_bytes()).map_err(|_| InputError::Nul { what: what() }.into())

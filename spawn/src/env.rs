@@ -1,12 +1,12 @@
 //! The environment the child receives, and the `PATH` its program is searched in.
 
-use std::cell::Cell;
 use std::collections::BTreeMap;
-use std::ffi::{c_char, OsStr, OsString};
+use std::ffi::{OsStr, OsString};
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 
-use super::error::InputError;
+use super::cstr::no_nul;
+use super::cstr_array::{Builder, CStrArray};
 
 /// Changes to the parent's environment requested on a `Command`.
 #[derive(Clone, Debug, Default)]
@@ -17,64 +17,17 @@ pub(super) struct EnvChanges {
     pub vars: BTreeMap<OsString, Option<OsString>>,
 }
 
-/// The environment of one spawn: every `KEY=VALUE\0` in one buffer and the null-terminated
-/// pointer array into it, owned by the spawn. Never the live `environ` array: a safe
-/// `std::env::set_var` in another thread may `realloc` that array while the child still reads
-/// it (std avoids this by holding its environment lock over the spawn; this crate cannot take
-/// that lock, so it copies under it). One buffer rather than a string per variable: each
-/// allocation shows in the spawn's cost, and musl's malloc maps and unmaps a page for a buffer
-/// of this size each time, so the two buffers are kept per thread for the next spawn.
-pub(super) struct Envp {
-    bytes: Vec<u8>,
-    ptrs: Vec<*const c_char>,
-}
-
-thread_local! {
-    /// The buffers of this thread's last dropped `Envp`, emptied.
-    static SPARE: Cell<Option<(Vec<u8>, Vec<*const c_char>)>> = const { Cell::new(None) };
-}
-
-impl Envp {
-    /// The `envp` argument for `execve`.
-    pub(super) fn as_ptr(&self) -> *const *const c_char {
-        self.ptrs.as_ptr()
-    }
-
-    /// Empty buffers with room for `bytes` bytes and `vars` variables: the spare ones when
-    /// this thread has them.
-    fn with_capacity(bytes: usize, vars: usize) -> Envp {
-        let (mut b, mut p) = SPARE
-            .try_with(Cell::take)
-            .ok()
-            .flatten()
-            .unwrap_or_default();
-        b.reserve(bytes);
-        p.reserve(vars + 1);
-        Envp { bytes: b, ptrs: p }
-    }
-}
-
-impl Drop for Envp {
-    fn drop(&mut self) {
-        let mut bytes = std::mem::take(&mut self.bytes);
-        let mut ptrs = std::mem::take(&mut self.ptrs);
-        bytes.clear();
-        ptrs.clear();
-        // During thread teardown the buffers are simply freed.
-        let _ = SPARE.try_with(|spare| spare.set(Some((bytes, ptrs))));
-    }
-}
-
 impl EnvChanges {
-    /// The child's environment and, if `want_path`, its `PATH` (`None`: it has none). The
+    /// The child's environment and, if `want_path`, its `PATH` (`None`: it has none). Never
+    /// the live `environ` array: a safe `std::env::set_var` in another thread may `realloc`
+    /// it while the child still reads it (std holds its environment lock over the spawn; this
+    /// crate cannot take that lock, so it copies under it). The
     /// parent's environment is copied with `std::env::vars_os`, under std's environment lock,
-    /// so the child's `envp` and the `PATH` searched come from one consistent snapshot.
-    pub(super) fn build(&self, want_path: bool) -> io::Result<(Envp, Option<OsString>)> {
-        let inherited = if self.clear {
-            Vec::new()
-        } else {
-            std::env::vars_os().collect()
-        };
+    /// so the child's `envp` and the `PATH` searched come from one consistent snapshot; that
+    /// copy (two allocations per variable, inside std) is the one cost this crate pays over
+    /// std, which can hold its lock over the spawn and hand over `environ` itself.
+    pub(super) fn build(&self, want_path: bool) -> io::Result<(CStrArray, Option<OsString>)> {
+        let inherited = (!self.clear).then(std::env::vars_os).into_iter().flatten();
         // An unchanged environment is passed through whole, as std passes `environ`: the
         // entries without `=` that `vars_os` skips go back where they were.
         let raw = if self.is_unchanged() {
@@ -90,95 +43,49 @@ impl EnvChanges {
         !self.clear && self.vars.is_empty()
     }
 
-    /// As [`build`](Self::build), from `inherited` in `environ` order. Unchanged variables
-    /// keep that order (duplicates included, as `execve(environ)` would pass them); a changed
-    /// key loses every inherited entry and set ones follow, sorted by key. `PATH` is the first
-    /// one, as `getenv` finds it.
+    /// As [`build`](Self::build), from `inherited` in `environ` order, in one pass straight
+    /// into the buffer. Unchanged variables keep that order (duplicates included, as
+    /// `execve(environ)` would pass them); a changed key loses every inherited entry and set
+    /// ones follow, sorted by key. `PATH` is the first one, as `getenv` finds it.
     /// `raw` entries (`(index, bytes)`, ascending) are inserted at their index.
     fn build_from(
         &self,
-        mut vars: Vec<(OsString, OsString)>,
+        inherited: impl IntoIterator<Item = (OsString, OsString)>,
         raw: &[(usize, Vec<u8>)],
         want_path: bool,
-    ) -> io::Result<(Envp, Option<OsString>)> {
-        if !self.vars.is_empty() {
-            vars.retain(|(k, _)| !self.vars.contains_key(k));
-            vars.extend(
-                self.vars
-                    .iter()
-                    .filter_map(|(k, v)| Some((k.clone(), v.clone()?))),
-            );
-        }
-        let mut entries: Vec<Entry> = vars.iter().map(|(k, v)| Entry::Pair(k, v)).collect();
-        for (at, bytes) in raw {
-            entries.insert((*at).min(entries.len()), Entry::Raw(bytes));
-        }
-        let len = entries.iter().map(Entry::len).sum();
-        let mut envp = Envp::with_capacity(len, entries.len());
-        for e in &entries {
-            e.write(&mut envp.bytes)?;
-        }
-        // Pointers only once the buffer is complete: it never moves afterwards.
-        let base = envp.bytes.as_ptr().cast::<c_char>();
-        let mut offset = 0;
-        for e in &entries {
-            envp.ptrs.push(base.wrapping_add(offset));
-            offset += e.len();
-        }
-        envp.ptrs.push(std::ptr::null());
-        let path = want_path
-            .then(|| vars.into_iter().find(|(k, _)| k == "PATH").map(|(_, v)| v))
-            .flatten();
-        Ok((envp, path))
-    }
-}
-
-/// One `envp` string: a variable, or an inherited entry passed through as it was.
-enum Entry<'a> {
-    Pair(&'a OsStr, &'a OsStr),
-    Raw(&'a [u8]),
-}
-
-impl Entry<'_> {
-    /// The bytes it takes in the buffer, its NUL included.
-    fn len(&self) -> usize {
-        match self {
-            Entry::Pair(k, v) => entry_len(k, v),
-            Entry::Raw(b) => b.len() + 1,
-        }
-    }
-
-    /// Appends it; a NUL in a variable is an error naming it.
-    fn write(&self, buf: &mut Vec<u8>) -> io::Result<()> {
-        match self {
-            Entry::Pair(k, v) => {
-                check_no_nul(k, v)?;
-                buf.extend_from_slice(k.as_bytes());
-                buf.push(b'=');
-                buf.extend_from_slice(v.as_bytes());
+    ) -> io::Result<(CStrArray, Option<OsString>)> {
+        let mut envp = Builder::new();
+        let mut path = None;
+        let mut raw = raw.iter().peekable();
+        let mut put = |envp: &mut Builder, k: &OsStr, v: &OsStr| {
+            while let Some((_, bytes)) = raw.next_if(|(at, _)| *at <= envp.len()) {
+                envp.push(&[bytes]);
             }
-            Entry::Raw(b) => buf.extend_from_slice(b),
+            if want_path && path.is_none() && k == "PATH" {
+                path = Some(v.to_os_string());
+            }
+            envp.push(&[k.as_bytes(), b"=", v.as_bytes()]);
+        };
+        for (k, v) in inherited {
+            // Inherited variables come from C strings: they hold no NUL.
+            if self.vars.is_empty() || !self.vars.contains_key(&k) {
+                put(&mut envp, &k, &v);
+            }
         }
-        buf.push(0);
-        Ok(())
+        for (k, v) in &self.vars {
+            if let Some(v) = v {
+                no_nul(k.as_bytes(), || format!("environment variable name {k:?}"))?;
+                no_nul(v.as_bytes(), || {
+                    format!("the value of environment variable {k:?}")
+                })?;
+                put(&mut envp, k, v);
+            }
+        }
+        for (_, bytes) in raw {
+            envp.push(&[bytes]);
+        }
+        Ok((envp.finish(), path))
     }
-}
-
-/// The bytes `KEY=VALUE\0` takes in the buffer.
-fn entry_len(k: &OsStr, v: &OsStr) -> usize {
-    k.len() + v.len() + 2
-}
-
-/// A NUL byte in a key or value is an error naming the key.
-fn check_no_nul(k: &OsStr, v: &OsStr) -> io::Result<()> {
-    let what = if k.as_bytes().contains(&0) {
-        format!("environment variable name {k:?}")
-    } else if v.as_bytes().contains(&0) {
-        format!("the value of environment variable {k:?}")
-    } else {
-        return Ok(());
-    };
-    Err(InputError::Nul { what }.into())
 }
 
 #[cfg(test)]
@@ -197,16 +104,10 @@ mod tests {
     }
 
     /// The strings `envp` points at, in order.
-    fn strings(envp: &Envp) -> Vec<String> {
-        let mut out = Vec::new();
-        for &p in envp.ptrs.iter().take_while(|p| !p.is_null()) {
-            // SAFETY: every non-null pointer is a NUL-terminated string in `bytes`.
-            let s = unsafe { std::ffi::CStr::from_ptr(p) };
-            out.push(s.to_str().unwrap().to_string());
-        }
-        assert_eq!(envp.ptrs.last(), Some(&std::ptr::null()));
-        assert_eq!(envp.ptrs.len(), out.len() + 1);
-        out
+    fn strings(envp: &CStrArray) -> Vec<String> {
+        let all = envp.strings().into_iter();
+        all.map(|s| String::from_utf8(s.to_vec()).unwrap())
+            .collect()
     }
 
     fn pairs(vars: &[(&str, &str)]) -> Vec<(OsString, OsString)> {
@@ -249,36 +150,6 @@ mod tests {
             .build_from(pairs(vars), &raw, false)
             .unwrap();
         assert_eq!(strings(&envp), want);
-    }
-
-    /// A thread's next spawn reuses the buffers of its last one, and a larger environment
-    /// than the last still comes out whole.
-    #[test]
-    fn buffers_are_reused_and_grow() {
-        let small = pairs(&[("A", "1")]);
-        let (first, _) = changes(false, &[])
-            .build_from(small.clone(), &[], false)
-            .unwrap();
-        let first_ptrs = first.ptrs.as_ptr();
-        drop(first);
-        let (again, _) = changes(false, &[]).build_from(small, &[], false).unwrap();
-        assert_eq!(
-            again.ptrs.as_ptr(),
-            first_ptrs,
-            "the spare buffers were not reused"
-        );
-        drop(again);
-        let long = "x".repeat(10_000);
-        let big: Vec<(OsString, OsString)> = (0..100)
-            .map(|i| (format!("K{i}").into(), long.clone().into()))
-            .collect();
-        let (envp, _) = changes(false, &[]).build_from(big, &[], false).unwrap();
-        let got = strings(&envp);
-        assert_eq!(got.len(), 100);
-        assert!(got
-            .iter()
-            .enumerate()
-            .all(|(i, s)| *s == format!("K{i}={long}")));
     }
 
     /// Without `want_path` no `PATH` is returned, even when there is one.

@@ -127,6 +127,7 @@ mod command;
 mod command_debug;
 mod command_iters;
 mod cstr;
+mod cstr_array;
 mod dispatch;
 mod env;
 mod error;

@@ -9,8 +9,8 @@ use std::os::unix::ffi::OsStrExt;
 
 use super::closefds::ClosePlan;
 use super::command::{Command, Cwd, Defaults, Mask, PreExec};
-use super::cstr::c_string;
-use super::env::Envp;
+use super::cstr::{c_string, no_nul};
+use super::cstr_array::{self, CStrArray};
 use super::error::InputError;
 use super::exec_child::{ChildCwd, ChildView};
 use super::fdplan::FdPlan;
@@ -29,9 +29,8 @@ pub(super) struct ParentEnds {
 
 /// One spawn, ready to run.
 pub(super) struct Prepared {
-    _argv_strings: Vec<CString>,
-    pub argv: Vec<*const c_char>,
-    pub envp: Envp,
+    pub argv: CStrArray,
+    pub envp: CStrArray,
     pub candidate_strings: Vec<CString>,
     pub candidates: Vec<*const c_char>,
     /// The working directory as given (`current_dir`), for strategies that must make a
@@ -65,11 +64,12 @@ impl Prepared {
             return Err(io::Error::from_raw_os_error(libc::ENOENT));
         }
         let program = c_string(&cmd.program, || "the program name".into())?;
-        let mut argv_strings = Vec::with_capacity(cmd.argv.len());
+        let mut argv = cstr_array::Builder::new();
         for (i, a) in cmd.argv.iter().enumerate() {
-            argv_strings.push(c_string(a, || format!("argument {i} ({a:?})"))?);
+            no_nul(a.as_bytes(), || format!("argument {i} ({a:?})"))?;
+            argv.push(&[a.as_bytes()]);
         }
-        let argv = null_terminated(&argv_strings);
+        let argv = argv.finish();
         let (envp, path) = cmd.env.build(!program.as_bytes().contains(&b'/'))?;
         let cwd_path = match &cmd.cwd {
             Some(Cwd::Path(p)) => Some(c_string(p.as_os_str(), || {
@@ -101,7 +101,6 @@ impl Prepared {
             .then(|| ClosePlan::new(fds.moves.iter().map(|m| m.dst)));
         Ok((
             Prepared {
-                _argv_strings: argv_strings,
                 argv,
                 envp,
                 candidate_strings,
@@ -229,14 +228,6 @@ fn fd_pairs(cmd: &Command, defaults: Defaults) -> io::Result<FdSetup> {
         child_ends,
         parent,
     })
-}
-
-/// Pointers to `strings`, then a null pointer.
-fn null_terminated(strings: &[CString]) -> Vec<*const c_char> {
-    let mut v = Vec::with_capacity(strings.len() + 1);
-    v.extend(strings.iter().map(|s| s.as_ptr()));
-    v.push(std::ptr::null());
-    v
 }
 
 /// The program path made absolute against `cwd` (itself made absolute against the parent's

@@ -138,6 +138,7 @@ pub(super) fn build_report(
         auto_strategy: auto_strategy(),
         perf: None,
         fuzz: None,
+        sandbox: Default::default(),
     })
 }
 

@@ -1,6 +1,7 @@
 //! `spawnmatrix sandbox PROFILE -- CMD [ARGS...]`: installs a seccomp profile
 //! (`spawnmatrix::sandbox`) and execs the command under it, so a whole test binary runs in the
-//! sandbox (the filter stays on across `execve`).
+//! sandbox (the filter stays on across `execve`). With `--observe` instead of a command, it
+//! prints (JSON) what the shared spawn does under the profile: the report's `sandbox` rows.
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
@@ -14,12 +15,23 @@ use super::CliResult;
 pub struct Args {
     /// clone3-enosys, clone3-eperm or no-clone-vm.
     profile: Profile,
+    /// Print what the shared spawn does under the profile (the strategy `Auto` takes, what
+    /// each forced strategy answers) as JSON, instead of running a command.
+    #[arg(long, conflicts_with = "command")]
+    observe: bool,
     /// The command to run under the profile, and its arguments.
-    #[arg(last = true, required = true)]
+    #[arg(last = true, required_unless_present = "observe")]
     command: Vec<OsString>,
 }
 
 pub fn run(args: Args) -> CliResult {
+    if args.observe {
+        let program = spawnmatrix::child::true_path()?;
+        args.profile.apply()?;
+        let run = spawnmatrix::sandbox::observe(&program);
+        println!("{}", serde_json::to_string(&run)?);
+        return Ok(std::process::ExitCode::SUCCESS);
+    }
     let Some((program, rest)) = args.command.split_first() else {
         return Err("no command given".into());
     };

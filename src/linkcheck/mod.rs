@@ -279,6 +279,7 @@ fn assemble(
         auto_strategy: None,
         perf: None,
         fuzz: None,
+        sandbox: Default::default(),
     };
     Outcome::Checked {
         report: Box::new(report),

@@ -38,7 +38,9 @@ pub struct Outcome {
 }
 
 impl Zig {
-    /// The first working zig among `$SPAWNMATRIX_ZIG`, `zig`, `python3 -m ziglang`.
+    /// The first working zig among `$SPAWNMATRIX_ZIG`, `zig`, `python3 -m ziglang`, and the
+    /// one `ci/setup.sh` installs into CI's virtual environment (so a plain `cargo test` finds
+    /// it without `ci/env.sh` on `PATH`).
     pub fn find() -> Result<Zig, ZigMissing> {
         let mut candidates: Vec<Vec<OsString>> = Vec::new();
         if let Ok(cmd) = std::env::var("SPAWNMATRIX_ZIG") {
@@ -46,6 +48,10 @@ impl Zig {
         }
         candidates.push(vec!["zig".into()]);
         candidates.push(vec!["python3".into(), "-m".into(), "ziglang".into()]);
+        if let Some(venv) = ci_venv() {
+            let python = venv.join("bin/python3").into_os_string();
+            candidates.push(vec![python, "-m".into(), "ziglang".into()]);
+        }
         let mut tried = Vec::new();
         for command in candidates.into_iter().filter(|c| !c.is_empty()) {
             tried.push(
@@ -113,6 +119,19 @@ impl Zig {
             stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
         })
     }
+}
+
+/// CI's virtual environment, where `ci/env.sh` says it is: `$SPAWNMATRIX_VENV`, else
+/// `${XDG_CACHE_HOME:-$HOME/.cache}/spawnmatrix/venv`.
+fn ci_venv() -> Option<std::path::PathBuf> {
+    if let Some(v) = std::env::var_os("SPAWNMATRIX_VENV") {
+        return Some(v.into());
+    }
+    let cache = match std::env::var_os("XDG_CACHE_HOME") {
+        Some(c) => std::path::PathBuf::from(c),
+        None => std::path::PathBuf::from(std::env::var_os("HOME")?).join(".cache"),
+    };
+    Some(cache.join("spawnmatrix/venv"))
 }
 
 /// The musl release zig bundles: `zig env` names its `lib_dir`, whose

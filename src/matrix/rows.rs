@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::cases::CaseIndex;
 use super::model::{Cell, Evidence, Group, Value};
-use crate::report::{Capability, CaseResult, Fuzz, Perf, Report};
+use crate::report::{Capability, CaseResult, Fuzz, Perf, Report, SandboxRun};
 
 /// The row id of a capability: flags are `POSIX_SPAWN_*`, kernel features say `how: kernel...`
 /// (or are already named `kernel.<x>`), everything else is a function.
@@ -58,6 +58,12 @@ pub fn group(id: &str, cases: &CaseIndex) -> ((u8, usize), Group) {
             (5, 0),
             String::from(
                 "Differential fuzzing (sequences run; divergences from the fork+exec reference)",
+            ),
+        ),
+        "sandbox" => (
+            (5, 1),
+            String::from(
+                "Under seccomp sandbox profiles (the strategy Auto took; what each forced strategy answered)",
             ),
         ),
         "perf" => (
@@ -177,6 +183,29 @@ fn fuzz_cells(fuzz: &Fuzz, evidence: Evidence) -> impl Iterator<Item = (String, 
     }))
 }
 
+/// One profile's rows: `sandbox.<profile>.auto` (the strategy `Auto` took) and
+/// `sandbox.<profile>.forced.<strategy>` (`works`, `unsupported` or the error).
+fn sandbox_cells<'a>(
+    profile: &'a str,
+    run: &'a SandboxRun,
+    evidence: Evidence,
+) -> impl Iterator<Item = (String, Cell)> + 'a {
+    let text = move |value: &str| Cell {
+        note: Some(format!(
+            "observed under the seccomp profile {profile} (spawnmatrix sandbox {profile} --observe)"
+        )),
+        ..Cell::new(Value::Text(value.to_string()), evidence)
+    };
+    std::iter::once((format!("sandbox.{profile}.auto"), text(&run.auto))).chain(
+        run.forced.iter().map(move |(strategy, outcome)| {
+            (
+                format!("sandbox.{profile}.forced.{strategy}"),
+                text(outcome),
+            )
+        }),
+    )
+}
+
 /// Every cell a report contributes to its column, by row id.
 pub fn report_cells(report: &Report, evidence: Evidence) -> BTreeMap<String, Cell> {
     let caps = report
@@ -196,7 +225,15 @@ pub fn report_cells(report: &Report, evidence: Evidence) -> BTreeMap<String, Cel
         .fuzz
         .iter()
         .flat_map(move |f| fuzz_cells(f, evidence));
-    caps.chain(cases).chain(perf).chain(fuzz).collect()
+    let sandbox = report
+        .sandbox
+        .iter()
+        .flat_map(move |(profile, run)| sandbox_cells(profile, run, evidence));
+    caps.chain(cases)
+        .chain(perf)
+        .chain(fuzz)
+        .chain(sandbox)
+        .collect()
 }
 
 impl Cell {
@@ -250,6 +287,7 @@ mod tests {
     #[case("perf.raw:clone_vfork.ratio_to_floor.0mib", "perf")]
     #[case("perf.libc:posix_spawn.growth.4096mib", "perf")]
     #[case("fuzz.explained.add-no-upper-bound", "fuzz")]
+    #[case("sandbox.clone3-eperm.forced.clone3", "sandbox")]
     fn groups_without_case_files(#[case] row: &str, #[case] group: &str) {
         assert_eq!(group_of(row, &CaseIndex::default()), group);
     }
@@ -359,5 +397,29 @@ mod tests {
         let cell = &cells[row];
         assert_eq!(cell.value, Value::Number(value));
         assert_eq!(cell.note.as_deref(), Some(note));
+    }
+
+    /// A profile's run becomes its `auto` row and one row per forced strategy, as observed.
+    #[test]
+    fn sandbox_rows() {
+        let run = SandboxRun {
+            auto: String::from("fork"),
+            forced: [("clone3", "unsupported"), ("fork", "works")]
+                .map(|(s, o)| (s.to_string(), o.to_string()))
+                .into(),
+        };
+        let mut report = crate::matrix::tests::report("glibc", "2.36", "native");
+        report.sandbox.insert(String::from("no-clone-vm"), run);
+        let cells = report_cells(&report, Evidence::Run);
+        let got: Vec<(&str, &Value)> = cells.iter().map(|(k, c)| (k.as_str(), &c.value)).collect();
+        let text = |s: &str| Value::Text(s.to_string());
+        assert_eq!(
+            got,
+            [
+                ("sandbox.no-clone-vm.auto", &text("fork")),
+                ("sandbox.no-clone-vm.forced.clone3", &text("unsupported")),
+                ("sandbox.no-clone-vm.forced.fork", &text("works")),
+            ]
+        );
     }
 }

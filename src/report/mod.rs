@@ -8,9 +8,11 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 mod fuzz;
+mod sandbox;
 mod unique_keys;
 
 pub use fuzz::{Fuzz, FuzzExplained, FuzzFinding, FuzzSubject};
+pub use sandbox::SandboxRun;
 
 /// Bumped whenever a field changes meaning or a required field is added.
 pub const SCHEMA_VERSION: u32 = 1;
@@ -48,6 +50,14 @@ pub struct Report {
     /// A differential-fuzzing campaign's outcome, when one was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fuzz: Option<Fuzz>,
+    /// Keyed by seccomp profile (`clone3-enosys`, ...): the shared spawn run under it on this
+    /// machine, when the run recorded that.
+    #[serde(
+        default,
+        skip_serializing_if = "BTreeMap::is_empty",
+        deserialize_with = "unique_keys::deserialize"
+    )]
+    pub sandbox: BTreeMap<String, SandboxRun>,
 }
 
 /// Where a report was observed: the matrix column it lands in.

@@ -14,7 +14,10 @@
 //! single-threaded glibc programs, or musl ones, run. These are test profiles, not a security boundary:
 //! the filter does not check the system-call architecture.
 
+mod observe;
 mod seccomp;
+
+pub use observe::{observe, record};
 
 use std::fmt;
 use std::io;

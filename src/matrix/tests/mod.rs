@@ -41,6 +41,7 @@ pub fn report(libc: &str, version: &str, kind: &str) -> Report {
         auto_strategy: None,
         perf: None,
         fuzz: None,
+        sandbox: Default::default(),
     }
 }
 

@@ -1,0 +1,73 @@
+//! What the shared spawn does under a profile, as report data: run in a process that has
+//! installed the profile (`spawnmatrix sandbox PROFILE --observe`), and collected for every
+//! profile by the main job through [`record`], one such process per profile (a filter cannot
+//! be taken back).
+
+use std::collections::BTreeMap;
+use std::io;
+use std::path::Path;
+
+use crate::report::SandboxRun;
+use crate::spawn::{Command, Strategy};
+
+use super::Profile;
+
+/// Strategies a caller can force (`Vfork` is never offered).
+const FORCED: [Strategy; 4] = [
+    Strategy::Clone3,
+    Strategy::CloneVfork,
+    Strategy::PosixSpawn,
+    Strategy::Fork,
+];
+
+/// Spawns `program` (which must exit 0) with `Auto` and with each forced strategy, in this
+/// process as it is now (call it after [`Profile::apply`]).
+pub fn observe(program: &Path) -> SandboxRun {
+    let auto = match spawn_wait(program, Strategy::Auto) {
+        Ok(took) => took.name().to_string(),
+        Err(e) => format!("error: {e}"),
+    };
+    let forced = FORCED
+        .into_iter()
+        .map(|s| {
+            let outcome = match spawn_wait(program, s) {
+                Ok(_) => String::from("works"),
+                Err(e) if e.kind() == io::ErrorKind::Unsupported => String::from("unsupported"),
+                Err(e) => format!("error: {e}"),
+            };
+            (s.name().to_string(), outcome)
+        })
+        .collect();
+    SandboxRun { auto, forced }
+}
+
+/// One spawn and wait: the strategy taken, or why it failed (a non-zero exit included).
+fn spawn_wait(program: &Path, strategy: Strategy) -> io::Result<Strategy> {
+    let mut child = Command::new(program).strategy(strategy).spawn()?;
+    let status = child.wait()?;
+    match status.success() {
+        true => Ok(child.strategy()),
+        false => Err(io::Error::other(format!("the child ended with {status}"))),
+    }
+}
+
+/// Every profile's run, each in a fresh `exe sandbox PROFILE --observe` process (`exe` is
+/// this tool's binary). A profile whose process fails is an error naming it: a row is never
+/// filled in without a run.
+pub fn record(exe: &Path) -> io::Result<BTreeMap<String, SandboxRun>> {
+    Profile::ALL
+        .into_iter()
+        .map(|p| {
+            let out = std::process::Command::new(exe)
+                .args(["sandbox", p.name(), "--observe"])
+                .stderr(std::process::Stdio::inherit())
+                .output()?;
+            let failed = |why: String| io::Error::other(format!("sandbox {p}: {why}"));
+            if !out.status.success() {
+                return Err(failed(format!("the observer ended with {}", out.status)));
+            }
+            let run = serde_json::from_slice(&out.stdout).map_err(|e| failed(e.to_string()))?;
+            Ok((p.name().to_string(), run))
+        })
+        .collect()
+}

@@ -1,0 +1,39 @@
+//! The `sandbox` rows this machine's column gets (`spawnmatrix sandbox PROFILE --observe`,
+//! collected by the main job with `sandbox::record`): the whole recorded table, so a profile
+//! whose `Auto` choice or forced answers change fails here, not silently in the matrix.
+
+use rstest::rstest;
+use spawnmatrix::sandbox::{record, Profile};
+
+/// `posix_spawn` under `clone3` → `EPERM`: glibc >= 2.34 tries clone3 and gives up on EPERM
+/// (moby/moby#42680); musl's uses `clone` and works.
+const POSIX_SPAWN_UNDER_CLONE3_EPERM: &str = match cfg!(target_env = "musl") {
+    true => "works",
+    false => "unsupported",
+};
+
+#[rstest]
+#[case::clone3_enosys(Profile::Clone3Enosys, "clone_vfork", ["unsupported", "works", "works", "works"])]
+#[case::clone3_eperm(Profile::Clone3Eperm, "clone_vfork", ["unsupported", "works", POSIX_SPAWN_UNDER_CLONE3_EPERM, "works"])]
+#[case::no_clone_vm(Profile::NoCloneVm, "fork", ["unsupported", "unsupported", "unsupported", "works"])]
+fn recorded_rows(
+    #[case] profile: Profile,
+    #[case] auto: &str,
+    // clone3, clone_vfork, posix_spawn, fork
+    #[case] forced: [&str; 4],
+) {
+    let runs = record(env!("CARGO_BIN_EXE_spawnmatrix").as_ref()).expect("recording the profiles");
+    assert_eq!(
+        runs.keys().map(String::as_str).collect::<Vec<_>>(),
+        Profile::ALL.map(Profile::name),
+        "one run per profile"
+    );
+    let run = &runs[profile.name()];
+    assert_eq!(run.auto, auto, "the strategy Auto took under {profile}");
+    let want = ["clone3", "clone_vfork", "posix_spawn", "fork"]
+        .into_iter()
+        .zip(forced)
+        .map(|(s, o)| (s.to_string(), o.to_string()))
+        .collect();
+    assert_eq!(run.forced, want, "forced strategies under {profile}");
+}
