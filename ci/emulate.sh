@@ -3,28 +3,40 @@
 # (Debian's) under QEMU full-system emulation. qemu-user would not do: it turns
 # CLONE_VM|CLONE_VFORK into a plain fork, so shared-memory error reporting goes untested.
 #
-#   ci/emulate.sh [--out DIR] [--save] [--tests NAMES] [ARCH...]      ARCH: aarch64 armhf
+#   ci/emulate.sh [--out DIR] [--save] [--tests NAMES | --fuzz ARGS] [--timeout S] [ARCH...]
+#   ARCH: aarch64 armhf
 #
 # Per ARCH: cross-builds the test binaries and the spawnmatrix binary (cargo-zigbuild: zig cc
-# links, and build.rs builds the C child helper with it), packs them with busybox-static, the
-# files the tests read (the checkout, at the same absolute path) and ci/emulate/init.sh as
+# links, and build.rs builds the C child helper with it), packs them with busybox-static, dash,
+# the files the tests read (the checkout, at the same absolute path) and ci/emulate/init.sh as
 # /init into a newc initramfs, boots it, and parses the console (ci/emulate/results.py).
 # Exits non-zero if any test fails, a program is missing from the log, or a guest hangs.
-# --tests limits the run to test binaries with these names (comma-separated, e.g.
-# spawn,conformance); the probe always runs. --save copies each probe report to
-# targets/reports/emulated-ARCH-linux-LIBC.json.
+# --tests builds and runs only the test binaries with these names (comma-separated, as the
+# summary names them: spawn,conformance,lib-spawnmatrix_spawn); the probe always runs. --save
+# copies each probe report to targets/reports/emulated-ARCH-linux-LIBC.json, keeping the
+# stored report's `fuzz` section (a campaign is run on its own, below).
+# --fuzz ARGS runs, instead of the tests and the probe, `spawnmatrix fuzz ARGS` (a release
+# build) in the guest, recorded (--record) into a copy of the stored report; with --save that
+# report comes back with the campaign in its `fuzz` section. --timeout is each guest
+# program's time limit in seconds (default 900; give a campaign its --time and some).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
 out=$repo/out/emulate
 save=0
 only=
+fuzz_args=
+# Each program's time limit in the guest (busybox timeout): a hang shows as rc=143 and the
+# rest still runs.
+program_timeout=900
 archs=()
 while [ $# -gt 0 ]; do
   case $1 in
     --out) out=$2; shift 2 ;;
     --save) save=1; shift ;;
     --tests) only=$2; shift 2 ;;
+    --fuzz) fuzz_args=$2; shift 2 ;;
+    --timeout) program_timeout=$2; shift 2 ;;
     -*) echo "emulate.sh: unknown option $1" >&2; exit 2 ;;
     *) archs+=("$1"); shift ;;
   esac
@@ -40,15 +52,20 @@ cache=${SPAWNMATRIX_CACHE:-}
 [ -n "$cache" ] || { [ "$(id -u)" = 0 ] && cache=/var/cache/spawnmatrix || cache=$HOME/.cache/spawnmatrix; }
 mkdir -p "$out"
 
-# What each guest is: Rust target, Debian arch, kernel flavour, emulator and machine, libc.
+# What each guest is: Rust target, Debian arch, kernel flavour, emulator and machine, libc,
+# and the Debian packages unpacked into its root (ci/setup.sh downloads them).
 # aarch64 runs Rust's bundled static musl; armhf (32-bit) runs Debian 12's own glibc, dynamic.
+# Both get dash as /bin/sh, with the glibc it runs on: busybox chooses its applet by argv[0],
+# so `sh` started under another argv[0] (CommandExt::arg0) would not be a shell.
 configure() {
   case $1 in
     aarch64)
       target=aarch64-unknown-linux-musl debarch=arm64 flavour=arm64 libc=musl
+      guest_debs=(libc6 dash)
       qemu=qemu-system-aarch64 machine=(-M virt -cpu cortex-a57) memory=2048 ;;
     armhf)
       target=armv7-unknown-linux-gnueabihf debarch=armhf flavour=armmp-lpae libc=gnu
+      guest_debs=(libc6 libgcc-s1 dash)
       qemu=qemu-system-arm machine=(-M virt -cpu cortex-a15) memory=2048 ;;
     *) log "unknown architecture $1 (aarch64, armhf)"; return 1 ;;
   esac
@@ -64,9 +81,28 @@ skip_tests=(
   "lib-spawnmatrix_spawn no_newer_spawn_symbol_is_linked_hard reads the binary's symbols with the build machine's objdump (binutils), which the guest lacks; cargo test runs it"
   "reliability load:: 32 threads x 500 spawns against a 300 s deadline: under TCG that measures the emulator, not the spawn code (x86_64 runs it)"
 )
-# Each program's time limit in the guest (busybox timeout): a hang shows as rc=143 and the
-# rest still runs.
-program_timeout=900
+# One cargo-zigbuild build for $target, its artifacts appended to $work/build.json. No
+# debuginfo: it would make each test binary ~60 MB in the guest's RAM.
+build() {
+  CARGO_PROFILE_DEV_DEBUG=false CARGO_PROFILE_TEST_DEBUG=false CARGO_PROFILE_RELEASE_DEBUG=false \
+    cargo-zigbuild "$1" "${@:2}" --target "$target" --message-format=json-render-diagnostics \
+    >>"$work/build.json"
+}
+# Builds only the test binaries --tests names (lib-PKG: a package's unit tests; bin-NAME: a
+# binary's; else an integration test of either package), and the probe's binary: the whole
+# set takes minutes more to build than it saves.
+build_selected() {
+  local name tests=() lib
+  for name in ${1//,/ }; do
+    case $name in
+      lib-*) lib=${name#lib-}; build test --no-run -p "${lib//_/-}" --lib ;;
+      bin-*) build test --no-run -p spawnmatrix --bin "${name#bin-}" ;;
+      *) tests+=(--test "$name") ;;
+    esac
+  done
+  [ ${#tests[@]} = 0 ] || build test --no-run -p spawnmatrix -p spawnmatrix-spawn "${tests[@]}"
+  build build -p spawnmatrix --bin spawnmatrix
+}
 
 # Quotes a value for the guest's busybox sh.
 shquote() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
@@ -78,22 +114,24 @@ for arch in "${archs[@]}"; do
   rm -rf "$work" && mkdir -p "$work"
   debs=$cache/debs/$debarch
 
-  log "$arch: building the tests for $target"
+  log "$arch: building for $target"
   start=$SECONDS
-  # No debuginfo: it would make each test binary ~60 MB in the guest's RAM.
-  CARGO_PROFILE_DEV_DEBUG=false CARGO_PROFILE_TEST_DEBUG=false \
-    cargo-zigbuild test --no-run --target "$target" --message-format=json-render-diagnostics \
-    >"$work/build.json"
+  : >"$work/build.json"
+  if [ -n "$fuzz_args" ]; then
+    build build --release -p spawnmatrix --bin spawnmatrix
+  elif [ -z "$only" ]; then
+    build test --no-run
+  else
+    build_selected "$only"
+  fi
   build_seconds=$((SECONDS - start))
 
   log "$arch: packing the initramfs"
   root=$work/root
   mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc,suite}
   dpkg-deb --fsys-tarfile "$debs"/busybox-static_*.deb | tar -x -C "$root" ./bin/busybox
-  ln -s busybox "$root/bin/sh"
-  for pkg in libc6 libgcc-s1; do
-    if [ "$libc" = gnu ]; then dpkg-deb -x "$debs/${pkg}"_*.deb "$root"; fi
-  done
+  for pkg in "${guest_debs[@]}"; do dpkg-deb -x "$debs/${pkg}"_*.deb "$root"; done
+  ln -sf dash "$root/bin/sh"
   kdeb=$(ls "$debs"/linux-image-[0-9]*.deb)
   dpkg-deb --fsys-tarfile "$kdeb" | tar -x -C "$work" --wildcards './boot/vmlinuz-*'
   kernel=$(ls "$work"/boot/vmlinuz-*)
@@ -131,9 +169,16 @@ for arch in "${archs[@]}"; do
     printf '%s\t%s\t%s\n' "$name" "$repo" "${command[$name]}" >>"$root/suite/run.list"
     unset "command[$name]"
   done
-  probe=$(awk '$1 == "bin" && $2 == "spawnmatrix" {print $3}' "$work/executables")
+  tool=$(awk '$1 == "bin" && $2 == "spawnmatrix" {print $3}' "$work/executables")
   report=emulated-$arch-linux-$libc.json
-  printf '%s\t%s\t%s\n' spawnmatrix-probe "$repo" "$probe probe --json >/tmp/out/$report" >>"$root/suite/run.list"
+  if [ -n "$fuzz_args" ]; then
+    # The campaign goes into the stored report, which the guest prints back at the end.
+    mkdir -p "$root/tmp/out"
+    cp targets/reports/"$report" "$root/tmp/out/$report"
+    printf '%s\t%s\t%s\n' spawnmatrix-fuzz /tmp "$tool fuzz $fuzz_args --record /tmp/out/$report" >>"$root/suite/run.list"
+  else
+    printf '%s\t%s\t%s\n' spawnmatrix-probe "$repo" "$tool probe --json >/tmp/out/$report" >>"$root/suite/run.list"
+  fi
 
   qemu_version=$($qemu --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/')
   kpkg=$(basename "$kdeb" .deb)
@@ -151,7 +196,7 @@ for arch in "${archs[@]}"; do
   log "$arch: booting $(basename "$kernel") under $qemu $qemu_version"
   start=$SECONDS
   # -smp 2: the suite spawns from several threads. Output is the serial console only.
-  timeout 1800 "$qemu" "${machine[@]}" -smp 2 -m "$memory" -nic none -nographic -no-reboot \
+  timeout $((program_timeout > 900 ? program_timeout + 900 : 1800)) "$qemu" "${machine[@]}" -smp 2 -m "$memory" -nic none -nographic -no-reboot \
     -kernel "$kernel" -initrd "$work/initramfs.cpio" \
     -append "console=ttyAMA0 panic=-1 quiet loglevel=1 rdinit=/init" \
     </dev/null >"$work/console.log" 2>&1 || log "$arch: $qemu exited with $?"
@@ -159,7 +204,7 @@ for arch in "${archs[@]}"; do
   if python3 ci/emulate/results.py summary "$work/console.log" "$work" \
       --arch "$arch" --build-seconds "$build_seconds" --run-seconds "$run_seconds"; then
     if [ $save = 1 ]; then
-      cp "$work/files/$report" targets/reports/"$report"
+      python3 ci/emulate/results.py save "$work/files/$report" targets/reports/"$report"
       log "$arch: saved targets/reports/$report"
     fi
   else

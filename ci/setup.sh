@@ -8,7 +8,7 @@
 #   nightly  the nightly pinned in ci/nightly-toolchain, with rust-src (Cygwin, -Zbuild-std)
 #   pip      the Python tools of ci/requirements.txt, in the venv that ci/env.sh names
 #   emulation  ci/emulate.sh: QEMU, cpio, its two Rust targets, and each guest's Debian
-#            packages (kernel, busybox-static; libc6 + libgcc-s1 for the glibc guest), fetched
+#            packages (kernel, busybox-static, dash + libc6; libgcc-s1 for the glibc guest), fetched
 #            with `apt-get download` into $SPAWNMATRIX_CACHE/debs/ARCH
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -96,12 +96,15 @@ if want emulation; then
   # As root, apt drops to its sandbox user, which cannot write into root's cache folder.
   download() { apt-get -o APT::Sandbox::User="$(id -un)" download -qq "$@"; }
   # debian arch, kernel metapackage, then the other packages the guest gets.
-  for spec in "arm64 linux-image-arm64 busybox-static" \
-              "armhf linux-image-armmp-lpae busybox-static libc6 libgcc-s1"; do
+  # dash is the guest's /bin/sh (busybox would pick its applet from a changed argv[0]); it
+  # runs on Debian's glibc, which the musl guest gets for it alone.
+  for spec in "arm64 linux-image-arm64 busybox-static dash libc6" \
+              "armhf linux-image-armmp-lpae busybox-static dash libc6 libgcc-s1"; do
     read -r arch meta rest <<<"$spec"
     read -r -a packages <<<"$rest"
     dir=$cache/debs/$arch
-    [ -f "$dir/complete" ] && continue
+    # `complete` holds the spec it was downloaded for: a changed package list downloads again.
+    [ "$(cat "$dir/complete" 2>/dev/null)" = "$spec" ] && continue
     if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
       log "dpkg --add-architecture $arch"
       "${sudo[@]}" dpkg --add-architecture "$arch"
@@ -121,7 +124,7 @@ if want emulation; then
       image=$(dpkg-deb -f "$meta"_*.deb Depends | grep -o 'linux-image-[0-9][^ ,]*' | head -n1)
       download "$image:$arch"
     )
-    touch "$dir.tmp/complete" && rm -rf "$dir" && mv "$dir.tmp" "$dir"
+    printf '%s\n' "$spec" >"$dir.tmp/complete" && rm -rf "$dir" && mv "$dir.tmp" "$dir"
     log "downloaded Debian $arch packages into $dir"
   done
 fi

@@ -18,6 +18,10 @@ mount -t tmpfs shm /dev/shm
 mkdir -p /tmp
 chmod 1777 /tmp
 mkdir -p /tmp/home /tmp/out
+# The loopback interface: the guest has no other (-nic none), and the kernel leaves lo down
+# until something brings it up (std's tests connect to 127.0.0.1). Bringing it up gives it
+# 127.0.0.1 and ::1.
+ip link set lo up 2>/dev/null || ifconfig lo up
 . /suite/env
 echo "@@emu uname $(uname -srm)"
 echo "@@emu nproc $(nproc)"

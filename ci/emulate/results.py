@@ -9,6 +9,9 @@
       printed into WORKDIR/files and WORKDIR/summary.json, prints a summary, and exits 1 if a
       program failed or is missing, a test failed, the probe report is not a report of an
       emulated run, or the guest never finished.
+  results.py save NEW STORED
+      Writes the guest's report NEW over STORED; a `fuzz` section of STORED that NEW lacks
+      is kept (campaigns run on their own: ci/emulate.sh --fuzz).
 """
 
 import argparse
@@ -25,10 +28,15 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def executables(build_json):
+    seen = set()
     for line in Path(build_json).read_text().splitlines():
         msg = json.loads(line)
         if msg.get("reason") != "compiler-artifact" or not msg.get("executable"):
             continue
+        # Several cargo runs may each report the same artifact (the tool's binary).
+        if msg["executable"] in seen:
+            continue
+        seen.add(msg["executable"])
         target = msg["target"]
         kind = target["kind"][0]
         if msg["profile"]["test"]:
@@ -175,6 +183,18 @@ def summary(args):
     return 1 if problems else 0
 
 
+def save(new, stored):
+    report = json.loads(Path(new).read_text())
+    stored = Path(stored)
+    if "fuzz" not in report and stored.exists():
+        old = json.loads(stored.read_text())
+        if "fuzz" in old:
+            report["fuzz"] = old["fuzz"]
+    tmp = stored.with_name(stored.name + ".tmp")
+    tmp.write_text(json.dumps(report, indent=2, ensure_ascii=False) + "\n")
+    tmp.replace(stored)
+
+
 def main():
     parser = argparse.ArgumentParser()
     sub = parser.add_subparsers(dest="command", required=True)
@@ -186,9 +206,15 @@ def main():
     su.add_argument("--arch", required=True)
     su.add_argument("--build-seconds", type=int, required=True)
     su.add_argument("--run-seconds", type=int, required=True)
+    sv = sub.add_parser("save")
+    sv.add_argument("new")
+    sv.add_argument("stored")
     args = parser.parse_args()
     if args.command == "executables":
         executables(args.build_json)
+        return 0
+    if args.command == "save":
+        save(args.new, args.stored)
         return 0
     return summary(args)
 
