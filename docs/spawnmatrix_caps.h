@@ -36,7 +36,7 @@
  *   cygwin: defined(__CYGWIN__) && defined(CYGWIN_VERSION_DLL_MAJOR) && defined(CYGWIN_VERSION_DLL_MINOR)
  * Families without one (SPAWNMATRIX_CAPS_UNKNOWN_LIBC):
  *   linux-musl: musl defines no version macro (on purpose: its FAQ asks programs to test for features, not versions)
- *   illumos: Solaris: compilers define `__sun`/`__SVR4` (gcc also `__SunOS_5_11`), which is the same for every 11.x release and for illumos; no macro names 11.4
+ *   solaris: Solaris: compilers define `__sun`/`__SVR4` (gcc also `__SunOS_5_11`), which is the same for every 11.x release and for illumos; no macro names 11.4
  *   illumos-gate: illumos: `__illumos__` (from `<sys/feature_tests.h>` on recent illumos) says only that it is illumos; the distributions roll, with no release macro
  */
 #ifndef SPAWNMATRIX_CAPS_H

@@ -78,14 +78,14 @@ fn value(v: serde_json::Value) -> Value {
 #[case("openbsd", "cases.exec-enoent.libc", "7.8", Some(json!("child-exit:127")), "OB-SRC")]
 // Solaris 11.4: which SRU added the POSIX names is unknown, so no claim.
 #[case(
-    "illumos",
+    "solaris",
     "functions.posix_spawn_file_actions_addchdir",
     "11.4",
     None,
     ""
 )]
 #[case(
-    "illumos",
+    "solaris",
     "functions.posix_spawn_file_actions_addfchdir",
     "11.4",
     None,
@@ -151,9 +151,9 @@ fn value(v: serde_json::Value) -> Value {
 #[case("illumos-gate", "cases.dup2-add-fd-beyond-open-max.libc", "2008", Some(json!("returned:EBADF")), "IL-FCNTL")]
 #[case("illumos-gate", "cases.fchdir-add-negative-fd-posix.libc", "2008", Some(json!("unsupported")), "IL-SRC-2008")]
 // Solaris 11.4: closed source, and the Oracle pages read give no error semantics.
-#[case("illumos", "cases.fchdir-add-negative-fd.libc", "11.4", Some(json!("unsupported")), "GNULIB-NP")]
-#[case("illumos", "cases.exec-enoent.libc", "11.4", None, "")]
-#[case("illumos", "cases.attr-setflags-undefined-bit.libc", "11.4", None, "")]
+#[case("solaris", "cases.fchdir-add-negative-fd.libc", "11.4", Some(json!("unsupported")), "GNULIB-NP")]
+#[case("solaris", "cases.exec-enoent.libc", "11.4", None, "")]
+#[case("solaris", "cases.attr-setflags-undefined-bit.libc", "11.4", None, "")]
 fn documented_claims_match_their_sources(
     #[case] fam: &str,
     #[case] row: &str,
@@ -213,16 +213,16 @@ fn every_family_documents_how_a_failed_exec_is_reported() {
 }
 
 /// Error rows of the summary that no source settles (family, row): Solaris 11 is closed
-/// source and the Oracle pages read give no error semantics (targets/illumos/platform.yaml
+/// source and the Oracle pages read give no error semantics (targets/solaris/platform.yaml
 /// says so). Any other gap fails, and so does an entry here that has since been answered.
 const UNSETTLED_ERROR_CELLS: &[(&str, &str)] = &[
-    ("illumos", "cases.exec-enoent.libc"),
-    ("illumos", "cases.dup2-add-fd-beyond-open-max.libc"),
-    ("illumos", "cases.fa-close-not-open.libc"),
-    ("illumos", "cases.fa-dup2-self-cloexec-visible.libc"),
-    ("illumos", "cases.chdir-enoent.libc"),
-    ("illumos", "cases.fchdir-add-negative-fd-posix.libc"),
-    ("illumos", "cases.attr-setflags-undefined-bit.libc"),
+    ("solaris", "cases.exec-enoent.libc"),
+    ("solaris", "cases.dup2-add-fd-beyond-open-max.libc"),
+    ("solaris", "cases.fa-close-not-open.libc"),
+    ("solaris", "cases.fa-dup2-self-cloexec-visible.libc"),
+    ("solaris", "cases.chdir-enoent.libc"),
+    ("solaris", "cases.fchdir-add-negative-fd-posix.libc"),
+    ("solaris", "cases.attr-setflags-undefined-bit.libc"),
 ];
 
 /// The string `field` of every object in the JSON array `list`.

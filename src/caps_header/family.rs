@@ -65,7 +65,7 @@ pub const NO_MACRO: &[(&str, &str)] = &[
          features, not versions)",
     ),
     (
-        "illumos",
+        "solaris",
         "Solaris: compilers define `__sun`/`__SVR4` (gcc also `__SunOS_5_11`), which is the \
          same for every 11.x release and for illumos; no macro names 11.4",
     ),

@@ -16,7 +16,7 @@ pub const TARGETS: &[(&str, &str, &str)] = &[
     ("netbsd", "netbsd", ""),
     ("openbsd", "openbsd", ""),
     ("cygwin", "cygwin", ""),
-    ("illumos", "solaris", ""),
+    ("solaris", "solaris", ""),
     ("illumos-gate", "illumos", ""),
 ];
 

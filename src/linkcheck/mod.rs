@@ -256,7 +256,7 @@ fn assemble(
     sysroot: &Sysroot,
     results: Vec<(Probe, Result<Capability, Unread>)>,
 ) -> Outcome {
-    let platform = sysroot.platform(&zig.version);
+    let platform = sysroot.platform(&zig.version, zig.musl_version.as_deref());
     let mut capabilities = BTreeMap::new();
     let mut undetermined = Vec::new();
     let mut problems = Vec::new();

@@ -136,18 +136,23 @@ impl Sysroot {
     }
 
     /// The report column: platform identity with provenance `link` and the zig target as image.
-    pub fn platform(&self, zig_version: &str) -> Platform {
+    /// `musl_version` is the release of zig's bundled musl ([`super::Zig::musl_version`]).
+    pub fn platform(&self, zig_version: &str, musl_version: Option<&str>) -> Platform {
+        let musl_what = match musl_version {
+            Some(v) => format!(
+                "its bundled musl {v} (lib/libc/musl/src/internal/version.h), built from source"
+            ),
+            None => String::from(
+                "its bundled musl, built from source (no version.h in zig's lib/libc/musl)",
+            ),
+        };
         let (os, libc_name, what) = match self.os {
             Os::LinuxGnu => (
                 "linux",
                 "glibc",
                 "the newest glibc headers, libc.so stubs of this version",
             ),
-            Os::LinuxMusl => (
-                "linux",
-                "musl",
-                "its bundled musl, built from source (musl has no version macro)",
-            ),
+            Os::LinuxMusl => ("linux", "musl", musl_what.as_str()),
             Os::Macos => (
                 "macos",
                 "libSystem",
@@ -176,7 +181,8 @@ impl Sysroot {
             _ => self.version.clone(),
         };
         let libc_version = match self.os {
-            Os::LinuxMusl | Os::Macos => None,
+            Os::LinuxMusl => musl_version.map(str::to_string),
+            Os::Macos => None,
             _ => self.version.clone(),
         };
         Platform {
@@ -266,8 +272,33 @@ mod tests {
         "x86_64-macos.10.14",
         "macos-10.14-x86_64-libSystem@link:x86_64-macos.10.14"
     )]
+    #[case("x86_64-linux-musl", "linux-x86_64-musl-1.2.5@link:x86_64-linux-musl")]
     fn column_keys(#[case] target: &str, #[case] key: &str) {
-        let p = Sysroot::parse(target).unwrap().platform("0.17.1");
+        let p = Sysroot::parse(target)
+            .unwrap()
+            .platform("0.17.1", Some("1.2.5"));
         assert_eq!(p.key(), key);
+    }
+
+    /// Every stored link column says which release it is: the OS's on macOS, else the libc's
+    /// (musl's from zig's bundled `version.h`), so none sorts as an unknown release.
+    #[test]
+    fn every_stored_link_column_has_a_version() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("targets/reports");
+        let reports = crate::matrix::load::read_report_dir(&dir).unwrap();
+        let mut seen = 0;
+        for r in reports
+            .iter()
+            .filter(|r| r.report.platform.provenance.kind == "link")
+        {
+            let p = &r.report.platform;
+            let version = match p.os.as_str() {
+                "macos" => &p.os_version,
+                _ => &p.libc.version,
+            };
+            assert!(version.is_some(), "{}: no version", r.origin.display());
+            seen += 1;
+        }
+        assert!(seen >= 10, "{seen} link reports");
     }
 }

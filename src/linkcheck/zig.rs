@@ -24,6 +24,9 @@ pub struct ZigMissing {
 pub struct Zig {
     command: Vec<OsString>,
     pub version: String,
+    /// The release of the musl zig builds from source, from its own
+    /// `lib/libc/musl/src/internal/version.h` (musl has no version macro in its headers).
+    pub musl_version: Option<String>,
 }
 
 /// What one zig invocation did.
@@ -66,7 +69,12 @@ impl Zig {
             if let Ok(out) = out {
                 let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
                 if out.status.success() && !version.is_empty() {
-                    return Ok(Zig { command, version });
+                    let musl_version = bundled_musl_version(&command);
+                    return Ok(Zig {
+                        command,
+                        version,
+                        musl_version,
+                    });
                 }
             }
         }
@@ -124,4 +132,68 @@ fn ci_venv() -> Option<std::path::PathBuf> {
         None => std::path::PathBuf::from(std::env::var_os("HOME")?).join(".cache"),
     };
     Some(cache.join("spawnmatrix/venv"))
+}
+
+/// The musl release zig bundles: `zig env` names its `lib_dir`, whose
+/// `libc/musl/src/internal/version.h` is musl's own `#define VERSION "1.2.5"` (the file
+/// musl's build generates from its VERSION, which zig ships with the sources).
+fn bundled_musl_version(command: &[OsString]) -> Option<String> {
+    let out = Command::new(&command[0])
+        .args(&command[1..])
+        .arg("env")
+        .stdin(Stdio::null())
+        .output()
+        .ok()?;
+    let lib_dir = lib_dir_of(&String::from_utf8_lossy(&out.stdout))?;
+    let header = Path::new(&lib_dir).join("libc/musl/src/internal/version.h");
+    version_define(&std::fs::read_to_string(header).ok()?)
+}
+
+/// `lib_dir` from `zig env` output: ZON (`.lib_dir = "…",`, zig 0.14 on) or JSON
+/// (`"lib_dir": "…",`, before).
+fn lib_dir_of(env: &str) -> Option<String> {
+    env.lines().find_map(|l| {
+        let rest = l
+            .trim()
+            .strip_prefix(".lib_dir")
+            .or_else(|| l.trim().strip_prefix("\"lib_dir\""))?;
+        let value = rest.trim_start_matches([' ', '=', ':']);
+        Some(value.trim_end_matches(',').trim_matches('"').to_string())
+    })
+}
+
+/// The string of `#define VERSION "…"`.
+fn version_define(header: &str) -> Option<String> {
+    header.lines().find_map(|l| {
+        let v = l.trim().strip_prefix("#define VERSION")?.trim();
+        Some(v.strip_prefix('"')?.strip_suffix('"')?.to_string())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use rstest::rstest;
+
+    #[rstest]
+    #[case(
+        ".{\n    .zig_exe = \"/z/zig\",\n    .lib_dir = \"/z/lib\",\n",
+        Some("/z/lib")
+    )]
+    #[case(
+        "{\n \"zig_exe\": \"/z/zig\",\n \"lib_dir\": \"/z/lib\",\n",
+        Some("/z/lib")
+    )]
+    #[case(".{ .zig_exe = \"/z/zig\" }", None)]
+    fn lib_dir_from_zig_env(#[case] env: &str, #[case] want: Option<&str>) {
+        assert_eq!(super::lib_dir_of(env).as_deref(), want);
+    }
+
+    #[rstest]
+    #[case("#define VERSION \"1.2.5\"\n", Some("1.2.5"))]
+    #[case("/* x */\n#define VERSION \"1.1.24\"\n", Some("1.1.24"))]
+    #[case("#define VERSION_X 3\n", None)]
+    #[case("", None)]
+    fn musl_version_from_its_header(#[case] text: &str, #[case] want: Option<&str>) {
+        assert_eq!(super::version_define(text).as_deref(), want);
+    }
 }

@@ -237,9 +237,8 @@ pub const FAMILY_ORDER: &[&str] = &[
     "cygwin",
     "netbsd",
     "openbsd",
-    "illumos",
-    "illumos-gate",
     "solaris",
+    "illumos-gate",
     "android",
 ];
 

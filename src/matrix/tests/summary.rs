@@ -138,7 +138,7 @@ fn documented_case_rows_form_the_error_section() {
 #[test]
 fn another_os_of_a_family_is_its_own_summary_family() {
     let yaml = r#"
-family: illumos
+family: solaris
 title: Solaris
 description: d
 match: { os: [illumos, solaris] }
@@ -155,7 +155,7 @@ claims:
 "#;
     let docs = crate::matrix::docs::Docs {
         families: vec![
-            Family::parse(std::path::Path::new("targets/illumos/platform.yaml"), yaml).unwrap(),
+            Family::parse(std::path::Path::new("targets/solaris/platform.yaml"), yaml).unwrap(),
         ],
     };
     let mut r = with_cap(report("illumos-libc", "1", "native"), "posix_spawn", true);
@@ -170,6 +170,6 @@ claims:
         .collect();
     assert_eq!(
         ids,
-        [("illumos", "Solaris"), ("illumos/illumos", "illumos")]
+        [("solaris", "Solaris"), ("solaris/illumos", "illumos")]
     );
 }
