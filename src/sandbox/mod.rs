@@ -7,6 +7,7 @@
 //! | `clone3-enosys` | `clone3` → `ENOSYS` | kernels before 5.3; current Docker/podman profiles |
 //! | `clone3-eperm` | `clone3` → `EPERM` | older Docker/containerd and RHEL 8 profiles (moby/moby#42680) |
 //! | `no-clone-vm` | `clone3` → `ENOSYS`, `clone` with `CLONE_VM` but not `CLONE_THREAD` → `EPERM` | a sandbox that allows threads and fork-like process creation only |
+//! | `nproc-reached` | no filter: `RLIMIT_NPROC` at 1, as user `nobody` when root (root is exempt) | a user at its process limit: every strategy must fail with `EAGAIN`, none may answer `Unsupported` |
 //!
 //! A filter stays on across `execve` (with `no_new_privs`), so `spawnmatrix sandbox PROFILE --
 //! CMD` runs a whole test binary under it. Under `clone3-eperm`, glibc >= 2.34 cannot create
@@ -14,6 +15,7 @@
 //! single-threaded glibc programs, or musl ones, run. These are test profiles, not a security boundary:
 //! the filter does not check the system-call architecture.
 
+mod nproc;
 mod observe;
 mod seccomp;
 
@@ -23,7 +25,7 @@ use std::fmt;
 use std::io;
 use std::str::FromStr;
 
-/// One seccomp profile.
+/// One profile: a seccomp filter, or a resource limit reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
     /// `clone3` answers `ENOSYS`.
@@ -32,14 +34,17 @@ pub enum Profile {
     Clone3Eperm,
     /// `clone3` answers `ENOSYS` and `clone` with `CLONE_VM` answers `EPERM`.
     NoCloneVm,
+    /// The process limit is reached: no process can be created, by any strategy.
+    NprocReached,
 }
 
 impl Profile {
     /// Every profile.
-    pub const ALL: [Profile; 3] = [
+    pub const ALL: [Profile; 4] = [
         Profile::Clone3Enosys,
         Profile::Clone3Eperm,
         Profile::NoCloneVm,
+        Profile::NprocReached,
     ];
 
     /// The profile's name on the command line and in reports.
@@ -48,13 +53,15 @@ impl Profile {
             Profile::Clone3Enosys => "clone3-enosys",
             Profile::Clone3Eperm => "clone3-eperm",
             Profile::NoCloneVm => "no-clone-vm",
+            Profile::NprocReached => "nproc-reached",
         }
     }
 
-    /// Installs the profile's filter on every thread of this process (and so on every
-    /// process it creates from now on). Irreversible.
+    /// Installs the profile on every thread of this process (and so on every process it
+    /// creates from now on). Irreversible.
     pub fn apply(self) -> io::Result<()> {
         let rules: &[seccomp::Rule] = match self {
+            Profile::NprocReached => return nproc::reach(),
             Profile::Clone3Enosys => &[seccomp::Rule::refuse(libc::SYS_clone3, libc::ENOSYS)],
             Profile::Clone3Eperm => &[seccomp::Rule::refuse(libc::SYS_clone3, libc::EPERM)],
             Profile::NoCloneVm => &[
@@ -80,7 +87,7 @@ impl fmt::Display for Profile {
 
 /// A profile name that is not one of [`Profile::name`]'s.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error("unknown sandbox profile {0:?} (known: clone3-enosys, clone3-eperm, no-clone-vm)")]
+#[error("unknown sandbox profile {0:?} (known: clone3-enosys, clone3-eperm, no-clone-vm, nproc-reached)")]
 pub struct ParseProfileError(pub String);
 
 impl FromStr for Profile {
@@ -103,6 +110,7 @@ mod tests {
     #[case("clone3-enosys", Some(Profile::Clone3Enosys))]
     #[case("clone3-eperm", Some(Profile::Clone3Eperm))]
     #[case("no-clone-vm", Some(Profile::NoCloneVm))]
+    #[case("nproc-reached", Some(Profile::NprocReached))]
     #[case("nproc", None)]
     fn names_round_trip(#[case] name: &str, #[case] p: Option<Profile>) {
         assert_eq!(name.parse::<Profile>().ok(), p);

@@ -25,7 +25,7 @@ const FORCED: [Strategy; 4] = [
 pub fn observe(program: &Path) -> SandboxRun {
     let auto = match spawn_wait(program, Strategy::Auto) {
         Ok(took) => took.name().to_string(),
-        Err(e) => format!("error: {e}"),
+        Err(e) => failure(&e),
     };
     let forced = FORCED
         .into_iter()
@@ -33,12 +33,21 @@ pub fn observe(program: &Path) -> SandboxRun {
             let outcome = match spawn_wait(program, s) {
                 Ok(_) => String::from("works"),
                 Err(e) if e.kind() == io::ErrorKind::Unsupported => String::from("unsupported"),
-                Err(e) => format!("error: {e}"),
+                Err(e) => failure(&e),
             };
             (s.name().to_string(), outcome)
         })
         .collect();
     SandboxRun { auto, forced }
+}
+
+/// A failure as a row value: `error: EAGAIN` for a system error (the same on every libc,
+/// where the message text is not), else `error: ` and the message.
+fn failure(e: &io::Error) -> String {
+    match e.raw_os_error() {
+        Some(n) => format!("error: {}", crate::errno::name(n)),
+        None => format!("error: {e}"),
+    }
 }
 
 /// One spawn and wait: the strategy taken, or why it failed (a non-zero exit included).

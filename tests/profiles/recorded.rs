@@ -12,10 +12,19 @@ const POSIX_SPAWN_UNDER_CLONE3_EPERM: &str = match cfg!(target_env = "musl") {
     false => "unsupported",
 };
 
+/// Forced `clone3` at the process limit: `EAGAIN` where this build has a clone3 trampoline
+/// (x86_64, aarch64), else `Unsupported` as everywhere on that architecture.
+const NO_CLONE3_HERE: &str = match cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+    true => "error: EAGAIN",
+    false => "unsupported",
+};
+
 #[rstest]
 #[case::clone3_enosys(Profile::Clone3Enosys, "clone_vfork", ["unsupported", "works", "works", "works"])]
 #[case::clone3_eperm(Profile::Clone3Eperm, "clone_vfork", ["unsupported", "works", POSIX_SPAWN_UNDER_CLONE3_EPERM, "works"])]
 #[case::no_clone_vm(Profile::NoCloneVm, "fork", ["unsupported", "unsupported", "unsupported", "works"])]
+// At the process limit every strategy fails with EAGAIN, and none turns it into Unsupported.
+#[case::nproc_reached(Profile::NprocReached, "error: EAGAIN", [NO_CLONE3_HERE, "error: EAGAIN", "error: EAGAIN", "error: EAGAIN"])]
 fn recorded_rows(
     #[case] profile: Profile,
     #[case] auto: &str,
