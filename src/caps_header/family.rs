@@ -27,7 +27,7 @@ pub enum Scheme {
 
 /// Android release → API level, as bionic's `<android/api-level.h>` names them
 /// (`__ANDROID_API_P__ 28` … `__ANDROID_API_V__ 35`; 12L is 32, inside 12).
-/// Source: https://android.googlesource.com/platform/bionic/+/refs/heads/main/libc/include/android/api-level.h
+/// Source: <https://android.googlesource.com/platform/bionic/+/refs/heads/main/libc/include/android/api-level.h>
 pub const ANDROID: &[(u64, u64)] = &[
     (9, 28),
     (10, 29),
