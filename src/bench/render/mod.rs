@@ -8,14 +8,24 @@ use crate::report::{Perf, PerfEntry};
 
 /// The entries of each method, methods in the order they were first measured (floor first).
 pub fn by_method(perf: &Perf) -> Vec<(&str, Vec<&PerfEntry>)> {
-    let mut series: Vec<(&str, Vec<&PerfEntry>)> = Vec::new();
-    for e in &perf.entries {
-        match series.iter_mut().find(|(name, _)| *name == e.strategy) {
-            Some((_, entries)) => entries.push(e),
-            None => series.push((&e.strategy, vec![e])),
+    grouped(&perf.entries, |e| &e.strategy)
+}
+
+/// `items` grouped by `key`, groups in the order their key first appears (one plot series or
+/// table row per group).
+pub fn grouped<'a, T>(
+    items: &'a [T],
+    key: impl Fn(&'a T) -> &'a str,
+) -> Vec<(&'a str, Vec<&'a T>)> {
+    let mut groups: Vec<(&str, Vec<&T>)> = Vec::new();
+    for item in items {
+        let k = key(item);
+        match groups.iter_mut().find(|(name, _)| *name == k) {
+            Some((_, members)) => members.push(item),
+            None => groups.push((k, vec![item])),
         }
     }
-    series
+    groups
 }
 
 /// Microseconds for a table: one decimal below 100, whole numbers with thin grouping above.

@@ -3,7 +3,7 @@
 
 use plotters::prelude::*;
 
-use super::super::render::{micros, svg, times};
+use super::super::render::{grouped, micros, svg, times};
 use super::{Point, Scale, Table};
 
 /// Markdown: per dimension, one row per spawner, one column per point.
@@ -80,14 +80,7 @@ fn xs(t: &Table) -> Vec<u64> {
 
 /// Points per spawner, spawners in first-seen order.
 fn series(t: &Table) -> Vec<(&str, Vec<&Point>)> {
-    let mut out: Vec<(&str, Vec<&Point>)> = Vec::new();
-    for p in &t.points {
-        match out.iter_mut().find(|(n, _)| *n == p.spawner) {
-            Some((_, v)) => v.push(p),
-            None => out.push((&p.spawner, vec![p])),
-        }
-    }
-    out
+    grouped(&t.points, |p| &p.spawner)
 }
 
 const COLOURS: [RGBColor; 4] = [
