@@ -19,6 +19,7 @@ mod nproc;
 mod observe;
 mod seccomp;
 
+pub use nproc::subject_to_nproc;
 pub use observe::{observe, record};
 
 use std::fmt;

@@ -10,8 +10,6 @@ use super::rlimit::{limit, set_soft, Resource};
 use super::strategies::FORCEABLE;
 use super::subprocess::isolated;
 
-const NOBODY: libc::uid_t = 65534;
-
 /// The fds open in this process.
 fn open_fds() -> Vec<String> {
     let mut fds: Vec<String> = std::fs::read_dir("/proc/self/fd")
@@ -34,15 +32,7 @@ fn kernel_mask() -> String {
 
 /// Root is exempt from `RLIMIT_NPROC`: become `nobody` (which drops every capability).
 fn unprivileged() {
-    // SAFETY: plain identity changes; glibc and musl apply them to every thread.
-    unsafe {
-        if libc::geteuid() != 0 {
-            return;
-        }
-        assert_eq!(libc::setgroups(0, std::ptr::null()), 0, "setgroups");
-        assert_eq!(libc::setgid(NOBODY), 0, "setgid");
-        assert_eq!(libc::setuid(NOBODY), 0, "setuid");
-    }
+    spawnmatrix::sandbox::subject_to_nproc().expect("becoming nobody");
 }
 
 /// Sets the soft `RLIMIT_NPROC` (capped at the hard limit).
