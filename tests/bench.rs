@@ -78,12 +78,53 @@ fn every_method_runs_and_outputs_agree(#[case] preset: &str, #[case] stem: &str)
 #[case(&["--sizes", "1.5G"], "unknown unit")]
 #[case(&["--sizes", "0", "--methods", "raw:nope"], "unknown method \"raw:nope\"")]
 #[case(&["--sizes", "0", "--iterations", "0"], "iterations")]
+#[case(&["--sizes", "sparse:1G"], "unknown shape")]
 fn bad_requests_are_refused_before_measuring(#[case] args: &[&str], #[case] message: &str) {
     let out = bench(args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains(message), "{stderr}");
     assert!(out.stdout.is_empty());
+}
+
+/// A fragmented and a reserved parent are measured beside a touched one, each entry saying
+/// its shape, and the Markdown names them in its columns.
+#[test]
+fn parent_shapes_are_measured_and_labelled() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bench(&[
+        "--sizes",
+        "0,fragmented:64M,reserved:4G",
+        "--methods",
+        "raw:fork",
+        "--iterations",
+        "5",
+        "--warmup",
+        "1",
+        "--quiet",
+        "--json",
+        "--out",
+        dir.path().to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "bench failed: {stderr}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let fork: Vec<(u64, Option<&str>)> = v["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["strategy"] == "raw:fork")
+        .map(|e| (e["parent_mib"].as_u64().unwrap(), e["shape"].as_str()))
+        .collect();
+    assert_eq!(
+        fork,
+        [(0, None), (64, Some("fragmented")), (4096, Some("reserved"))]
+    );
+    let md = std::fs::read_to_string(dir.path().join("bench.md")).unwrap();
+    assert!(
+        md.contains("| 64 MiB fragmented |") && md.contains("| 4 GiB reserved |"),
+        "{md}"
+    );
 }
 
 /// `--scale` measures every dimension for every spawner side by side and writes one SVG per

@@ -69,6 +69,7 @@ fn full_report() -> Report {
             entries: vec![PerfEntry {
                 strategy: String::from("auto"),
                 parent_mib: 0,
+                shape: Default::default(),
                 min_us: 1.0,
                 median_us: 2.0,
                 p90_us: 3.0,

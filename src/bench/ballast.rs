@@ -1,8 +1,17 @@
-//! Parent memory for the benchmark: mapped in this process and touched page by page, so the
-//! page tables a fork must copy are real, and unmapped again before the next size.
+//! Parent memory for the benchmark: mapped in this process in the shape asked for (touched
+//! page by page, so the page tables a fork must copy are real; fragmented into many mappings;
+//! or only reserved), and unmapped again before the next size.
 
 use std::io;
 use std::ptr;
+
+use crate::report::ParentShape;
+
+use super::parent::Parent;
+
+/// The size of each mapping of a fragmented parent. Neighbours alternate between read-only
+/// and read-write, so the kernel cannot merge them: 1 GiB becomes 16,384 mappings.
+pub const FRAGMENT: usize = 64 << 10;
 
 /// Touched anonymous memory owned by this process; unmapped on drop.
 pub struct Ballast {
@@ -11,9 +20,49 @@ pub struct Ballast {
 }
 
 impl Ballast {
+    /// Makes this process the parent `parent` describes. Zero bytes maps nothing.
+    pub fn new(parent: Parent) -> io::Result<Ballast> {
+        match parent.shape {
+            ParentShape::Touched => Ballast::touched(parent.bytes),
+            ParentShape::Fragmented => Ballast::fragmented(parent.bytes),
+            ParentShape::Reserved => Ballast::reserved(parent.bytes),
+        }
+    }
+
     /// Maps `bytes` of private anonymous memory and writes one byte to every page of it.
-    /// Zero bytes maps nothing.
     pub fn touched(bytes: u64) -> io::Result<Ballast> {
+        let ballast = Ballast::map(bytes, libc::PROT_READ | libc::PROT_WRITE)?;
+        let page = page_size()?;
+        let base = ballast.base.cast::<u8>();
+        for offset in (0..ballast.len).step_by(page) {
+            // SAFETY: `offset < len`, inside the mapping made by `map`.
+            unsafe { ptr::write_volatile(base.add(offset), 1) };
+        }
+        Ok(ballast)
+    }
+
+    /// [`Ballast::touched`], then every other [`FRAGMENT`] made read-only: as many mappings
+    /// as fragments, all of them populated.
+    pub fn fragmented(bytes: u64) -> io::Result<Ballast> {
+        let ballast = Ballast::touched(bytes)?;
+        let base = ballast.base.cast::<u8>();
+        for offset in (FRAGMENT..ballast.len).step_by(2 * FRAGMENT) {
+            let len = FRAGMENT.min(ballast.len - offset);
+            // SAFETY: a page-aligned range inside the mapping this value owns; nothing of
+            // this process points into the ballast.
+            if unsafe { libc::mprotect(base.add(offset).cast(), len, libc::PROT_READ) } != 0 {
+                return Err(io::Error::last_os_error());
+            }
+        }
+        Ok(ballast)
+    }
+
+    /// Maps `bytes` of `PROT_NONE` address space and touches none of it.
+    pub fn reserved(bytes: u64) -> io::Result<Ballast> {
+        Ballast::map(bytes, libc::PROT_NONE)
+    }
+
+    fn map(bytes: u64, prot: libc::c_int) -> io::Result<Ballast> {
         let len = usize::try_from(bytes)
             .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "size exceeds usize"))?;
         if len == 0 {
@@ -27,7 +76,7 @@ impl Ballast {
             libc::mmap(
                 ptr::null_mut(),
                 len,
-                libc::PROT_READ | libc::PROT_WRITE,
+                prot,
                 libc::MAP_PRIVATE | libc::MAP_ANON,
                 -1,
                 0,
@@ -36,14 +85,7 @@ impl Ballast {
         if base == libc::MAP_FAILED {
             return Err(io::Error::last_os_error());
         }
-        let ballast = Ballast { base, len };
-        let page = page_size()?;
-        let bytes = base.cast::<u8>();
-        for offset in (0..len).step_by(page) {
-            // SAFETY: `offset < len`, inside the mapping made above.
-            unsafe { ptr::write_volatile(bytes.add(offset), 1) };
-        }
-        Ok(ballast)
+        Ok(Ballast { base, len })
     }
 }
 
@@ -57,6 +99,11 @@ impl Drop for Ballast {
     }
 }
 
+/// The number of mappings a fragmented parent of `bytes` has.
+pub fn fragments(bytes: u64) -> u64 {
+    bytes.div_ceil(FRAGMENT as u64)
+}
+
 /// The system page size.
 pub fn page_size() -> io::Result<usize> {
     // SAFETY: sysconf has no memory-safety preconditions.
@@ -65,4 +112,59 @@ pub fn page_size() -> io::Result<usize> {
         return Err(io::Error::last_os_error());
     }
     Ok(page as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The mappings of this process that lie inside `ballast`, as `(start, end, perms)`.
+    #[cfg(target_os = "linux")]
+    fn maps_inside(ballast: &Ballast) -> Vec<(usize, usize, String)> {
+        let (lo, hi) = (ballast.base as usize, ballast.base as usize + ballast.len);
+        std::fs::read_to_string("/proc/self/maps")
+            .unwrap()
+            .lines()
+            .filter_map(|line| {
+                let mut fields = line.split_whitespace();
+                let (start, end) = fields.next()?.split_once('-')?;
+                let start = usize::from_str_radix(start, 16).ok()?;
+                let end = usize::from_str_radix(end, 16).ok()?;
+                let perms = fields.next()?.to_string();
+                (start >= lo && end <= hi).then_some((start, end, perms))
+            })
+            .collect()
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn fragmented_is_one_mapping_per_fragment_alternating() {
+        let bytes = 16 * FRAGMENT as u64;
+        let ballast = Ballast::fragmented(bytes).unwrap();
+        let maps = maps_inside(&ballast);
+        assert_eq!(maps.len() as u64, fragments(bytes), "{maps:?}");
+        for (i, (start, end, perms)) in maps.iter().enumerate() {
+            assert_eq!(end - start, FRAGMENT);
+            let want = if i % 2 == 0 { "rw-p" } else { "r--p" };
+            assert_eq!(perms, want, "mapping {i}");
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn reserved_is_one_inaccessible_mapping_without_resident_pages() {
+        let ballast = Ballast::reserved(1 << 30).unwrap();
+        let maps = maps_inside(&ballast);
+        assert_eq!(maps.len(), 1, "{maps:?}");
+        assert_eq!(maps[0].2, "---p");
+        let page = page_size().unwrap();
+        let mut resident = vec![0u8; ballast.len / page];
+        // SAFETY: `resident` has one byte per page of the mapping.
+        let rc = unsafe { libc::mincore(ballast.base, ballast.len, resident.as_mut_ptr().cast()) };
+        assert_eq!(rc, 0, "{}", io::Error::last_os_error());
+        assert!(
+            resident.iter().all(|&r| r & 1 == 0),
+            "a reserved page is resident"
+        );
+    }
 }

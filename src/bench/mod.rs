@@ -20,6 +20,7 @@ mod clock;
 mod error;
 mod memory;
 mod methods;
+mod parent;
 mod pipe;
 mod plan;
 mod progress;
@@ -39,8 +40,9 @@ mod workload;
 
 pub use error::BenchError;
 pub use methods::Skipped;
+pub use parent::{entry_label, parse_parent, parse_parents, Parent};
 pub use render::{markdown, svg};
-pub use size::{format_size, parse_size, parse_sizes, DEFAULT_SIZES, MIB};
+pub use size::{format_size, parse_size, DEFAULT_SIZES, MIB};
 pub use stats::Summary;
 pub use workload::Preset;
 
@@ -52,8 +54,8 @@ use workload::Workload;
 /// What to measure.
 #[derive(Debug, Clone)]
 pub struct BenchOptions {
-    /// Parent sizes in bytes, whole MiB.
-    pub sizes: Vec<u64>,
+    /// The parents to measure at: sizes in bytes (whole MiB) and their shapes.
+    pub sizes: Vec<Parent>,
     /// Measured spawns per method and size.
     pub iterations: u32,
     /// Unmeasured spawns per method and size, first.
@@ -72,7 +74,7 @@ pub struct BenchOptions {
 impl Default for BenchOptions {
     fn default() -> BenchOptions {
         BenchOptions {
-            sizes: parse_sizes(DEFAULT_SIZES).unwrap_or_default(),
+            sizes: parse_parents(DEFAULT_SIZES).unwrap_or_default(),
             iterations: 200,
             warmup: 20,
             preset: Preset::default(),
@@ -89,7 +91,7 @@ impl BenchOptions {
     /// iterations after 5 warm-up spawns (seconds, not minutes, on a quiet machine).
     pub fn quick() -> BenchOptions {
         BenchOptions {
-            sizes: vec![0, 256 * MIB],
+            sizes: vec![Parent::touched(0), Parent::touched(256 * MIB)],
             iterations: 50,
             warmup: 5,
             ..BenchOptions::default()
@@ -103,8 +105,8 @@ pub struct Measurement {
     pub perf: Perf,
     pub preset: Preset,
     pub warmup: u32,
-    /// Parent sizes measured, bytes.
-    pub sizes: Vec<u64>,
+    /// The parents measured at.
+    pub sizes: Vec<Parent>,
     /// Methods that could not run here, and why.
     pub skipped: Vec<Skipped>,
     /// Notes from methods, by method name (such as which strategy `shared:auto` chose).
@@ -124,8 +126,8 @@ pub fn run(options: &BenchOptions) -> Result<Perf, BenchError> {
 pub fn measure(options: &BenchOptions) -> Result<Measurement, BenchError> {
     validate(options)?;
     let limits = Limits::current();
-    for &size in &options.sizes {
-        limits.check(size)?;
+    for &parent in &options.sizes {
+        limits.check(parent)?;
     }
     let true_program = match &options.true_program {
         Some(p) => p.clone(),
@@ -148,19 +150,16 @@ pub fn measure(options: &BenchOptions) -> Result<Measurement, BenchError> {
     let started_at = crate::report::now_rfc3339();
     let load_before = load_average();
     let mut entries = Vec::new();
-    for &size in &options.sizes {
-        progress.phase(format!(
-            "parent size {}: touching memory",
-            format_size(size)
-        ));
-        Limits::current().check(size)?;
-        let ballast = ballast::Ballast::touched(size).map_err(|source| BenchError::Ballast {
-            size: format_size(size),
+    for &parent in &options.sizes {
+        progress.phase(format!("parent size {}: mapping memory", parent.label()));
+        Limits::current().check(parent)?;
+        let ballast = ballast::Ballast::new(parent).map_err(|source| BenchError::Ballast {
+            size: parent.label(),
             source,
         })?;
         progress.phase(format!(
             "parent size {}: {} methods x {} iterations",
-            format_size(size),
+            parent.label(),
             methods.len(),
             options.iterations
         ));
@@ -172,7 +171,7 @@ pub fn measure(options: &BenchOptions) -> Result<Measurement, BenchError> {
             &mut progress,
         )?;
         drop(ballast);
-        entries.extend(entries_for(&methods, &samples, size)?);
+        entries.extend(entries_for(&methods, &samples, parent)?);
     }
     let pinned_cpu = pin.as_ref().and_then(|p| u32::try_from(p.cpu()).ok());
     drop(pin);
@@ -266,11 +265,11 @@ fn names(methods: &[Box<dyn Method>]) -> String {
         .join(", ")
 }
 
-/// One report row per method at `size`; the floor is `methods[0]`.
+/// One report row per method at `parent`; the floor is `methods[0]`.
 fn entries_for(
     methods: &[Box<dyn Method>],
     samples: &[Vec<u64>],
-    size: u64,
+    parent: Parent,
 ) -> Result<Vec<PerfEntry>, BenchError> {
     let summaries: Vec<Option<Summary>> = samples.iter().map(|s| Summary::of_nanos(s)).collect();
     let floor = summaries.first().copied().flatten();
@@ -282,11 +281,12 @@ fn entries_for(
             let ratio = floor
                 .and_then(|f| stats::ratio(s.median_us, f.median_us))
                 .ok_or(BenchError::NoFloor {
-                    size: format_size(size),
+                    size: parent.label(),
                 })?;
             Ok(PerfEntry {
                 strategy: m.name().to_string(),
-                parent_mib: size / MIB,
+                parent_mib: parent.bytes / MIB,
+                shape: parent.shape,
                 min_us: s.min_us,
                 median_us: s.median_us,
                 p90_us: s.p90_us,

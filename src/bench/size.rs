@@ -45,23 +45,6 @@ pub fn parse_size(input: &str) -> Result<u64, BenchError> {
     Ok(bytes)
 }
 
-/// Parses a comma-separated list of sizes into ascending order. Empty lists and repeated
-/// sizes are errors, so a typo cannot silently drop a measurement.
-pub fn parse_sizes(list: &str) -> Result<Vec<u64>, BenchError> {
-    let mut sizes = list
-        .split(',')
-        .map(parse_size)
-        .collect::<Result<Vec<_>, _>>()?;
-    sizes.sort_unstable();
-    if let Some(w) = sizes.windows(2).find(|w| w[0] == w[1]) {
-        return Err(BenchError::BadSize {
-            input: list.to_string(),
-            reason: format!("{} is listed twice", format_size(w[0])),
-        });
-    }
-    Ok(sizes)
-}
-
 /// Writes a size the way people read it: `0`, `256 MiB`, `1 GiB`, `1.5 GiB`.
 pub fn format_size(bytes: u64) -> String {
     match bytes {
@@ -102,21 +85,6 @@ mod tests {
     #[case("99999999T", "size too large")]
     fn rejects(#[case] input: &str, #[case] reason: &str) {
         let err = parse_size(input).unwrap_err().to_string();
-        assert!(err.contains(reason), "{err}");
-    }
-
-    #[rstest]
-    #[case("0,256M,1G,4G,8G", vec![0, 256 * MIB, GIB, 4 * GIB, 8 * GIB])]
-    #[case("1G,0", vec![0, GIB])]
-    fn parses_lists(#[case] input: &str, #[case] sizes: Vec<u64>) {
-        assert_eq!(parse_sizes(input).unwrap(), sizes);
-    }
-
-    #[rstest]
-    #[case("1G,1024M", "1 GiB is listed twice")]
-    #[case("0,,1G", "expected a number")]
-    fn rejects_lists(#[case] input: &str, #[case] reason: &str) {
-        let err = parse_sizes(input).unwrap_err().to_string();
         assert!(err.contains(reason), "{err}");
     }
 

@@ -12,7 +12,9 @@ use super::CliResult;
 #[derive(clap::Args)]
 pub struct Args {
     /// Parent sizes, comma-separated; K, M, G and T are powers of 1024 (`0,256M,1G`).
-    /// The memory is allocated and touched in this process before measuring.
+    /// The memory is allocated and touched in this process before measuring. A size may
+    /// name a shape: `fragmented:1G` (64 KiB mappings, alternately read-only and
+    /// read-write, all touched) or `reserved:64G` (PROT_NONE, never touched).
     #[arg(long, default_value = DEFAULT_SIZES)]
     sizes: String,
     /// Measured spawns per method and parent size.
@@ -57,7 +59,7 @@ pub fn run(args: Args) -> CliResult {
         return run_scale(&args);
     }
     let options = BenchOptions {
-        sizes: bench::parse_sizes(&args.sizes)?,
+        sizes: bench::parse_parents(&args.sizes)?,
         iterations: args.iterations,
         warmup: args.warmup,
         preset: args.preset,
@@ -114,7 +116,7 @@ fn gate(m: &bench::Measurement) -> ExitCode {
 /// [`BenchOptions::quick`] at `sizes`, with progress on stderr.
 pub(super) fn short(sizes: &str) -> Result<Perf, Box<dyn std::error::Error>> {
     let options = BenchOptions {
-        sizes: bench::parse_sizes(sizes)?,
+        sizes: bench::parse_parents(sizes)?,
         progress: true,
         ..BenchOptions::quick()
     };

@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 
 use super::cases::CaseIndex;
 use super::model::{Cell, Evidence, Group, Value};
-use crate::report::{Capability, CaseResult, Fuzz, Perf, Report, SandboxRun};
+use crate::report::{
+    Capability, CaseResult, Fuzz, ParentShape, Perf, PerfEntry, Report, SandboxRun,
+};
 
 /// The row id of a capability: flags are `POSIX_SPAWN_*`, kernel features say `how: kernel...`
 /// (or are already named `kernel.<x>`), everything else is a function.
@@ -24,14 +26,22 @@ pub fn case_row(case_id: &str, subject: &str) -> String {
     format!("cases.{case_id}.{subject}")
 }
 
-pub fn perf_row(strategy: &str, parent_mib: u64) -> String {
-    format!("perf.{strategy}.ratio_to_floor.{parent_mib}mib")
+pub fn perf_row(strategy: &str, parent: &PerfEntry) -> String {
+    format!("perf.{strategy}.ratio_to_floor.{}", parent_segment(parent))
 }
 
-/// How a strategy's cost grows with the parent: its median at `parent_mib` over its median
-/// with no ballast (1.0 when the cost does not depend on the parent's size).
-pub fn growth_row(strategy: &str, parent_mib: u64) -> String {
-    format!("perf.{strategy}.growth.{parent_mib}mib")
+/// How a strategy's cost grows with the parent: its median at `parent` over its median with
+/// no ballast (1.0 when the cost does not depend on the parent's size or shape).
+pub fn growth_row(strategy: &str, parent: &PerfEntry) -> String {
+    format!("perf.{strategy}.growth.{}", parent_segment(parent))
+}
+
+/// `1024mib` for touched memory, `fragmented.1024mib` for another shape.
+fn parent_segment(e: &PerfEntry) -> String {
+    match e.shape {
+        ParentShape::Touched => format!("{}mib", e.parent_mib),
+        shape => format!("{}.{}mib", shape.name(), e.parent_mib),
+    }
 }
 
 /// The case id of a `cases.<case-id>.<subject>` row.
@@ -117,7 +127,7 @@ fn perf_cells(perf: &Perf, evidence: Evidence) -> impl Iterator<Item = (String, 
             note: Some(note),
             ..Cell::new(Value::Number(e.ratio_to_floor), evidence)
         };
-        (perf_row(&e.strategy, e.parent_mib), cell)
+        (perf_row(&e.strategy, e), cell)
     });
     ratios.chain(growth_cells(perf, evidence))
 }
@@ -132,17 +142,21 @@ fn growth_cells(perf: &Perf, evidence: Evidence) -> impl Iterator<Item = (String
             let base = perf
                 .entries
                 .iter()
-                .find(|b| b.strategy == e.strategy && b.parent_mib == 0)
+                .find(|b| b.strategy == e.strategy && b.parent_mib == 0 && b.shape.is_touched())
                 .filter(|b| b.median_us > 0.0)?;
+            let shape = match e.shape {
+                ParentShape::Touched => String::new(),
+                shape => format!(" {}", shape.name()),
+            };
             let note = format!(
-                "median {:.1} µs at {} MiB over {:.1} µs with no ballast, same run",
+                "median {:.1} µs at {} MiB{shape} over {:.1} µs with no ballast, same run",
                 e.median_us, e.parent_mib, base.median_us
             );
             let cell = Cell {
                 note: Some(note),
                 ..Cell::new(Value::Number(e.median_us / base.median_us), evidence)
             };
-            Some((growth_row(&e.strategy, e.parent_mib), cell))
+            Some((growth_row(&e.strategy, e), cell))
         })
 }
 
@@ -296,11 +310,31 @@ mod tests {
         crate::report::PerfEntry {
             strategy: strategy.to_string(),
             parent_mib,
+            shape: Default::default(),
             min_us: median_us,
             median_us,
             p90_us: median_us,
             ratio_to_floor: 1.0,
         }
+    }
+
+    fn shaped(e: crate::report::PerfEntry, shape: ParentShape) -> crate::report::PerfEntry {
+        crate::report::PerfEntry { shape, ..e }
+    }
+
+    /// Each shape's ratios are rows of their own, next to the touched sizes'.
+    #[rstest]
+    #[case(ParentShape::Touched, "perf.raw:fork.ratio_to_floor.1024mib")]
+    #[case(
+        ParentShape::Fragmented,
+        "perf.raw:fork.ratio_to_floor.fragmented.1024mib"
+    )]
+    #[case(ParentShape::Reserved, "perf.raw:fork.ratio_to_floor.reserved.1024mib")]
+    fn perf_rows_name_the_shape(#[case] shape: ParentShape, #[case] row: &str) {
+        assert_eq!(
+            perf_row("raw:fork", &shaped(entry("raw:fork", 1024, 1.0), shape)),
+            row
+        );
     }
 
     /// Growth is each strategy's own median at a size over its median at 0; a strategy with
@@ -311,6 +345,8 @@ mod tests {
     #[case("raw:fork.growth.4096mib", Some(1000.0))]
     #[case("std:plain.growth.4096mib", None)]
     #[case("shared:auto.growth.4096mib", None)]
+    #[case("raw:fork.growth.reserved.65536mib", Some(1.5))]
+    #[case("raw:fork.growth.fragmented.1024mib", Some(400.0))]
     fn growth_rows(#[case] row: &str, #[case] expected: Option<f64>) {
         let perf = Perf {
             floor: "raw:clone_vfork".into(),
@@ -325,6 +361,8 @@ mod tests {
                 entry("std:plain", 4096, 120.0),
                 entry("shared:auto", 0, 0.0),
                 entry("shared:auto", 4096, 90.0),
+                shaped(entry("raw:fork", 65536, 300.0), ParentShape::Reserved),
+                shaped(entry("raw:fork", 1024, 80_000.0), ParentShape::Fragmented),
             ],
         };
         let cells: BTreeMap<String, Cell> = growth_cells(&perf, Evidence::Run).collect();
@@ -336,7 +374,7 @@ mod tests {
             (Some(g), Some(e)) => assert!((g - e).abs() < 1e-9, "{row}: {g} != {e}"),
             (g, e) => assert_eq!(g.is_some(), e.is_some(), "{row}: {g:?}"),
         }
-        assert_eq!(cells.len(), 3, "{:?}", cells.keys().collect::<Vec<_>>());
+        assert_eq!(cells.len(), 5, "{:?}", cells.keys().collect::<Vec<_>>());
     }
 
     #[rstest]

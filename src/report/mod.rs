@@ -229,13 +229,48 @@ pub struct Perf {
 #[serde(deny_unknown_fields)]
 pub struct PerfEntry {
     pub strategy: String,
-    /// Touched parent memory, MiB.
+    /// The parent's memory, MiB: touched, or laid out as `shape` says.
     pub parent_mib: u64,
+    /// How that memory is laid out; absent for plain touched memory.
+    #[serde(default, skip_serializing_if = "ParentShape::is_touched")]
+    pub shape: ParentShape,
     pub min_us: f64,
     pub median_us: f64,
     pub p90_us: f64,
     /// `median_us` divided by the floor's median at the same parent size.
     pub ratio_to_floor: f64,
+}
+
+/// How the benchmark's parent memory is laid out: the shapes the fork literature measures.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum ParentShape {
+    /// One private anonymous mapping, every page written: page tables a fork must copy.
+    #[default]
+    Touched,
+    /// Many small mappings, alternately read-only and read-write, every page written: a fork
+    /// also copies one VMA per mapping.
+    Fragmented,
+    /// One `PROT_NONE` reservation, never touched: address space without page tables.
+    Reserved,
+}
+
+impl ParentShape {
+    /// The default shape, left out of serialised entries.
+    pub fn is_touched(&self) -> bool {
+        *self == ParentShape::Touched
+    }
+
+    /// The name used in `--sizes`, row ids and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            ParentShape::Touched => "touched",
+            ParentShape::Fragmented => "fragmented",
+            ParentShape::Reserved => "reserved",
+        }
+    }
 }
 
 /// The current time in RFC 3339, UTC, to the second.

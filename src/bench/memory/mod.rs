@@ -1,6 +1,10 @@
 //! Whether this machine can hold a parent of a given size: refuse early with a clear message
 //! instead of swapping the machine or dying half-way through a run.
 
+use crate::report::ParentShape;
+
+use super::ballast::fragments;
+use super::parent::Parent;
 use super::size::{format_size, MIB};
 use super::BenchError;
 
@@ -24,7 +28,13 @@ pub struct Limits {
     pub address_space_limit: Option<u64>,
     /// This process's current address space size, when known.
     pub address_space_used: Option<u64>,
+    /// How many mappings one process may have (`vm.max_map_count`), when known.
+    pub max_mappings: Option<u64>,
 }
+
+/// Mappings left for everything but a fragmented ballast (the program, its libraries, the
+/// allocator, the children's stacks).
+pub const MAPPING_HEADROOM: u64 = 4096;
 
 impl Limits {
     /// Reads this machine's and this process's limits now.
@@ -33,20 +43,34 @@ impl Limits {
             available: sys::available(),
             address_space_limit: address_space_limit(),
             address_space_used: sys::address_space_used(),
+            max_mappings: sys::max_mappings(),
         }
     }
 
-    /// Refuses `size` if it and [`HEADROOM`] do not fit in the available memory, or if the
-    /// mapping would exceed RLIMIT_AS.
-    pub fn check(&self, size: u64) -> Result<(), BenchError> {
+    /// Refuses `parent` if its memory and [`HEADROOM`] do not fit in the available memory
+    /// (a reserved parent uses none), if the mapping would exceed RLIMIT_AS, or if a
+    /// fragmented parent needs more mappings than the kernel allows.
+    pub fn check(&self, parent: Parent) -> Result<(), BenchError> {
+        let size = parent.bytes;
         let refuse = |reason: String| BenchError::SizeRefused {
-            size: format_size(size),
+            size: parent.label(),
             reason,
         };
         if size == 0 {
             return Ok(());
         }
-        if let Some((available, what)) = self.available {
+        if let (ParentShape::Fragmented, Some(max)) = (parent.shape, self.max_mappings) {
+            let needed = fragments(size).saturating_add(MAPPING_HEADROOM);
+            if needed > max {
+                return Err(refuse(format!(
+                    "it needs {needed} mappings (one per 64 KiB plus {MAPPING_HEADROOM}) but \
+                     vm.max_map_count is {max}"
+                )));
+            }
+        }
+        if let (false, Some((available, what))) =
+            (parent.shape == ParentShape::Reserved, self.available)
+        {
             let needed = size.saturating_add(HEADROOM);
             if needed > available {
                 return Err(refuse(format!(
@@ -104,7 +128,12 @@ mod tests {
             available: available.map(|a| (a, "MemAvailable")),
             address_space_limit: as_limit,
             address_space_used: used,
+            max_mappings: Some(65530),
         }
+    }
+
+    fn shaped(shape: ParentShape, bytes: u64) -> Parent {
+        Parent { shape, bytes }
     }
 
     #[rstest]
@@ -114,7 +143,7 @@ mod tests {
     #[case(GIB, limits(None, Some(2 * GIB), Some(GIB / 2)))]
     #[case(GIB, limits(None, None, None))]
     fn accepts(#[case] size: u64, #[case] limits: Limits) {
-        limits.check(size).unwrap();
+        limits.check(Parent::touched(size)).unwrap();
     }
 
     #[rstest]
@@ -134,7 +163,35 @@ mod tests {
         "parent size 4 GiB refused: RLIMIT_AS is 4 GiB and this process already uses 1 GiB"
     )]
     fn refuses(#[case] size: u64, #[case] limits: Limits, #[case] message: &str) {
-        let err = limits.check(size).unwrap_err().to_string();
+        let err = limits.check(Parent::touched(size)).unwrap_err().to_string();
+        assert!(err.contains(message), "{err}");
+    }
+
+    #[rstest]
+    #[case(shaped(ParentShape::Reserved, 64 * GIB), limits(Some(8 * GIB), None, None))]
+    #[case(shaped(ParentShape::Fragmented, GIB), limits(Some(8 * GIB), None, None))]
+    fn accepts_shapes(#[case] parent: Parent, #[case] limits: Limits) {
+        limits.check(parent).unwrap();
+    }
+
+    #[rstest]
+    #[case(
+        shaped(ParentShape::Reserved, 64 * GIB),
+        limits(Some(24 * GIB), Some(32 * GIB), Some(0)),
+        "parent size 64 GiB reserved refused: RLIMIT_AS is 32 GiB"
+    )]
+    #[case(
+        shaped(ParentShape::Fragmented, 4 * GIB),
+        limits(Some(24 * GIB), None, None),
+        "it needs 69632 mappings (one per 64 KiB plus 4096) but vm.max_map_count is 65530"
+    )]
+    #[case(
+        shaped(ParentShape::Fragmented, 2 * GIB),
+        limits(Some(GIB), None, None),
+        "but MemAvailable is 1 GiB"
+    )]
+    fn refuses_shapes(#[case] parent: Parent, #[case] limits: Limits, #[case] message: &str) {
+        let err = limits.check(parent).unwrap_err().to_string();
         assert!(err.contains(message), "{err}");
     }
 }

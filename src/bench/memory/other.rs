@@ -18,3 +18,9 @@ pub fn available() -> Option<(u64, &'static str)> {
 pub fn address_space_used() -> Option<u64> {
     None
 }
+
+/// No portable limit on the number of mappings is known; a fragmented parent that exceeds
+/// one fails when it is made, with the kernel's error.
+pub fn max_mappings() -> Option<u64> {
+    None
+}

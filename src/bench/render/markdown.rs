@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use super::super::size::{format_size, MIB};
+use super::super::parent::entry_label;
 use super::super::targets::{self, Verdict};
 use super::super::Measurement;
 use super::{by_method, micros, times};
@@ -26,16 +26,16 @@ pub fn markdown(m: &Measurement) -> String {
     );
     let series = by_method(perf);
     out.push_str("| method |");
-    for &size in &m.sizes {
-        let _ = write!(out, " {} |", format_size(size));
+    for parent in &m.sizes {
+        let _ = write!(out, " {} |", parent.label());
     }
     out.push_str("\n|---|");
     out.push_str(&"---:|".repeat(m.sizes.len()));
     out.push('\n');
     for (name, entries) in &series {
         let _ = write!(out, "| `{name}` |");
-        for &size in &m.sizes {
-            match entries.iter().find(|e| e.parent_mib == size / MIB) {
+        for parent in &m.sizes {
+            match entries.iter().find(|e| parent.measured(e)) {
                 Some(e) => {
                     let _ = write!(
                         out,
@@ -58,7 +58,7 @@ pub fn markdown(m: &Measurement) -> String {
             let _ = writeln!(
                 out,
                 "| `{name}` | {} | {} | {} | {} | {} |",
-                format_size(e.parent_mib * MIB),
+                entry_label(e),
                 micros(e.min_us),
                 micros(e.median_us),
                 micros(e.p90_us),

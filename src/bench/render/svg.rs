@@ -8,7 +8,6 @@ use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use super::super::size::{format_size, MIB};
 use super::super::{BenchError, Measurement};
 use super::{by_method, micros};
 use crate::report::PerfEntry;
@@ -112,9 +111,7 @@ where
         if (x - i).abs() > 1e-6 || i < 0.0 {
             return String::new();
         }
-        m.sizes
-            .get(i as usize)
-            .map_or(String::new(), |&s| format_size(s))
+        m.sizes.get(i as usize).map_or(String::new(), |p| p.label())
     };
     let mut chart = ChartBuilder::on(area)
         .caption(caption, ("sans-serif", 18))
@@ -128,7 +125,7 @@ where
         .x_label_formatter(&label)
         .y_label_formatter(&|v: &f64| micros(*v))
         .light_line_style(WHITE)
-        .x_desc("parent size (touched memory)")
+        .x_desc("parent size (touched memory unless a shape is named)")
         .y_desc(y_desc)
         .draw()?;
     for (i, name, entries) in series {
@@ -136,7 +133,7 @@ where
         let points: Vec<(f64, f64)> = entries
             .iter()
             .filter_map(|e| {
-                let x = m.sizes.iter().position(|&s| s / MIB == e.parent_mib)?;
+                let x = m.sizes.iter().position(|p| p.measured(e))?;
                 Some((x as f64, value(e)?))
             })
             .collect();

@@ -137,6 +137,7 @@ fn perf_changes_are_never_regressions(
             entries: vec![crate::report::PerfEntry {
                 strategy: String::from("auto"),
                 parent_mib: 0,
+                shape: Default::default(),
                 min_us: 1.0,
                 median_us: 1.0,
                 p90_us: 1.0,
