@@ -68,8 +68,9 @@ fn full_report() -> Report {
             pinned_cpu: Some(1),
             entries: vec![PerfEntry {
                 strategy: String::from("auto"),
-                parent_mib: 0,
-                shape: Default::default(),
+                parent_mib: 64,
+                // Not the default, so that the field is serialised and checked.
+                shape: spawnmatrix::report::ParentShape::Fragmented,
                 min_us: 1.0,
                 median_us: 2.0,
                 p90_us: 3.0,
