@@ -46,7 +46,8 @@ toolchain_install() { # toolchain [component...]
 
 if want rust; then
   for t in x86_64-unknown-linux-musl x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin aarch64-unknown-linux-musl \
-           i686-unknown-linux-gnu i686-unknown-linux-musl; do
+           i686-unknown-linux-gnu i686-unknown-linux-musl \
+           x86_64-unknown-netbsd x86_64-unknown-illumos aarch64-linux-android x86_64-pc-windows-gnu wasm32-unknown-unknown; do
     rustup target list --installed | grep -qx "$t" || { log "rustup target add $t"; rustup target add "$t" >/dev/null; }
   done
   rustup component list --installed | grep -q '^clippy' || rustup component add clippy rustfmt >/dev/null

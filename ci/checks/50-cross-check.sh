@@ -5,6 +5,14 @@ for t in x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin; do
   cargo check --locked --target "$t"
 done
 
+# Every other Unix std supports, the library only (the tool needs a C toolchain per target):
+# each has its facts in spawn/src/os/. Tier 2 targets with rustup's std; Windows and wasm, where
+# the crate re-exports std::process, so one import still compiles everywhere.
+for t in x86_64-unknown-netbsd x86_64-unknown-illumos aarch64-linux-android x86_64-pc-windows-gnu wasm32-unknown-unknown; do
+  echo "-- $t (spawnmatrix-spawn)"
+  cargo check --locked --target "$t" -p spawnmatrix-spawn
+done
+
 nightly=$(cat ci/nightly-toolchain)
 echo "-- Cygwin (tier 3: $nightly from ci/nightly-toolchain, -Zbuild-std)"
 # Type-check only (nothing links or runs for Cygwin here); the workflow's Cygwin job builds,
@@ -16,7 +24,10 @@ cargo "+$nightly" check --locked -Zbuild-std=std,panic_abort --target x86_64-pc-
 # each with compile-time size and offset assertions), on architectures that cannot run here:
 # MIPS n64 and o32 (flags first, 128 signals), SPARC (restorer as an extra syscall argument),
 # riscv (no restorer). The spawn package only: libc is its one dependency.
-for t in mips64-unknown-linux-gnuabi64 mips-unknown-linux-gnu sparc64-unknown-linux-gnu riscv64gc-unknown-linux-gnu; do
+# OpenBSD, DragonFly and Solaris: tier 3, or no std from rustup here (Solaris), so std is
+# built from source like the architectures below.
+for t in mips64-unknown-linux-gnuabi64 mips-unknown-linux-gnu sparc64-unknown-linux-gnu riscv64gc-unknown-linux-gnu \
+         x86_64-unknown-openbsd x86_64-unknown-dragonfly x86_64-pc-solaris; do
   echo "-- $t (spawnmatrix-spawn, $nightly, -Zbuild-std)"
   cargo "+$nightly" check --locked -Zbuild-std=std,panic_abort --target "$t" -p spawnmatrix-spawn
 done

@@ -118,80 +118,98 @@
 
 #![deny(missing_docs)]
 
-pub mod caps;
+/// Each item given only on Unix: the spawn implementation is Unix code throughout. (A
+/// `mod` inside a macro resolves its file as it would outside.)
+macro_rules! unix {
+    ($($item:item)*) => { $( #[cfg(unix)] $item )* };
+}
+
+// Outside the macro: `sys` exports `family_module!`, and an exported macro defined in a
+// macro-expanded module cannot be named by its path.
+#[cfg(unix)]
 pub mod sys;
 
-mod child;
-mod closefds;
-mod command;
-mod command_debug;
-mod command_iters;
-mod cstr;
-mod cstr_array;
-mod dispatch;
-mod env;
-mod error;
-mod exec;
-mod exec_child;
-mod fdplan;
-mod fork;
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-mod glibc_version;
-mod ids;
-mod initial_env;
-mod learned;
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-mod glibc_version {
-    /// Not glibc: no old-glibc workaround applies.
-    pub(super) fn older_than(_: u32, _: u32) -> bool {
-        false
+unix! {
+    pub mod caps;
+
+    mod child;
+    mod closefds;
+    mod command;
+    mod command_debug;
+    mod command_iters;
+    mod cstr;
+    mod cstr_array;
+    mod dispatch;
+    mod env;
+    mod error;
+    mod exec;
+    mod exec_child;
+    mod fdplan;
+    mod fork;
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    mod glibc_version;
+    mod ids;
+    mod initial_env;
+    mod learned;
+    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+    mod glibc_version {
+        /// Not glibc: no old-glibc workaround applies.
+        pub(super) fn older_than(_: u32, _: u32) -> bool {
+            false
+        }
     }
+    #[path = "std_os/mod.rs"]
+    pub mod os;
+    mod output;
+    mod plan;
+    // Per-platform facts (`NSIG`, a close-on-exec pipe, ...); the folder keeps its name, the
+    // module name `os` is the public one std's extension traits live under.
+    #[path = "os/mod.rs"]
+    mod platform;
+    mod posix;
+    mod search;
+    mod sigs;
+    mod status;
+    mod stdio;
+    mod strategy;
+
+    #[cfg(target_os = "linux")]
+    #[path = "pidfd_linux.rs"]
+    mod pidfd;
+    #[cfg(not(target_os = "linux"))]
+    #[path = "pidfd_none.rs"]
+    mod pidfd;
+
+    #[cfg(target_os = "linux")]
+    mod linux;
+    #[cfg(not(target_os = "linux"))]
+    mod no_clone;
+    #[cfg(target_os = "linux")]
+    use linux as clone_backend;
+    #[cfg(not(target_os = "linux"))]
+    use no_clone as clone_backend;
+
+    /// The README's library example, compiled and run with the doctests so it cannot go stale.
+    #[cfg(doctest)]
+    #[doc = include_str!("../../README.md")]
+    struct ReadmeExample;
+
+    pub use child::Child;
+    pub use command::Command;
+    pub use command_iters::{CommandArgs, CommandEnvs};
+    pub use error::{InputError, UnsupportedError};
+    pub use status::{ExitStatus, Output};
+    /// Not about spawning; re-exported so that `std::process::` paths need only one change.
+    pub use std::process::{abort, exit, id, ExitCode, Termination};
+    /// The parent's ends of a child's piped stdio are std's own types, so code that names them
+    /// keeps compiling.
+    pub use std::process::{ChildStderr, ChildStdin, ChildStdout};
+    pub use stdio::Stdio;
+    pub use strategy::{ParseStrategyError, Strategy};
 }
-#[path = "std_os/mod.rs"]
-pub mod os;
-mod output;
-mod plan;
-// Per-platform facts (`NSIG`, a close-on-exec pipe, ...); the folder keeps its name, the
-// module name `os` is the public one std's extension traits live under.
-#[path = "os/mod.rs"]
-mod platform;
-mod posix;
-mod search;
-mod sigs;
-mod status;
-mod stdio;
-mod strategy;
 
-#[cfg(target_os = "linux")]
-#[path = "pidfd_linux.rs"]
-mod pidfd;
-#[cfg(not(target_os = "linux"))]
-#[path = "pidfd_none.rs"]
-mod pidfd;
-
-#[cfg(target_os = "linux")]
-mod linux;
-#[cfg(not(target_os = "linux"))]
-mod no_clone;
-#[cfg(target_os = "linux")]
-use linux as clone_backend;
-#[cfg(not(target_os = "linux"))]
-use no_clone as clone_backend;
-
-/// The README's library example, compiled and run with the doctests so it cannot go stale.
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-struct ReadmeExample;
-
-pub use child::Child;
-pub use command::Command;
-pub use command_iters::{CommandArgs, CommandEnvs};
-pub use error::{InputError, UnsupportedError};
-pub use status::{ExitStatus, Output};
-/// Not about spawning; re-exported so that `std::process::` paths need only one change.
-pub use std::process::{abort, exit, id, ExitCode, Termination};
-/// The parent's ends of a child's piped stdio are std's own types, so code that names them
-/// keeps compiling.
-pub use std::process::{ChildStderr, ChildStdin, ChildStdout};
-pub use stdio::Stdio;
-pub use strategy::{ParseStrategyError, Strategy};
+/// Not a Unix (Windows, wasm): this crate has no spawn implementation of its own there and
+/// re-exports `std::process`, so `use spawnmatrix_spawn::{Command, Stdio}` still compiles
+/// and behaves as std does.
+#[cfg(not(unix))]
+pub use std::process::*;

@@ -5,7 +5,7 @@
 use std::ffi::{CStr, CString, OsStr};
 use std::os::unix::ffi::OsStrExt;
 
-use super::os::DEFAULT_PATH;
+use super::os::default_path;
 
 /// The longest file name `execvp` accepts (`NAME_MAX`); a longer one is left to `execve` to
 /// refuse with `ENAMETOOLONG`.
@@ -20,7 +20,7 @@ pub(super) fn candidates(program: &CStr, path: Option<&OsStr>) -> Vec<CString> {
     if prog.contains(&b'/') {
         return vec![program.to_owned()];
     }
-    let path = path.map_or(DEFAULT_PATH, |p| p.as_bytes());
+    let path = path.map_or(default_path(), |p| p.as_bytes());
     let path_max = usize::try_from(libc::PATH_MAX).unwrap_or(usize::MAX);
     path.split(|&b| b == b':')
         .filter(|dir| prog.len() > NAME_MAX || dir.len() + 1 + prog.len() < path_max)

@@ -56,12 +56,12 @@ fn setflags(value: libc::c_short) -> Offer {
     let mut attr = MaybeUninit::<libc::posix_spawnattr_t>::uninit();
     // SAFETY: the attribute object is initialised before use and destroyed once after.
     unsafe {
-        let rc = libc::posix_spawnattr_init(attr.as_mut_ptr());
+        let rc = crate::sys::spawn_fns::posix_spawnattr_init(attr.as_mut_ptr());
         if rc != 0 {
             return Offer::Init(rc);
         }
-        let rc = libc::posix_spawnattr_setflags(attr.as_mut_ptr(), value);
-        let destroy = libc::posix_spawnattr_destroy(attr.as_mut_ptr());
+        let rc = crate::sys::spawn_fns::posix_spawnattr_setflags(attr.as_mut_ptr(), value);
+        let destroy = crate::sys::spawn_fns::posix_spawnattr_destroy(attr.as_mut_ptr());
         Offer::SetFlags { rc, destroy }
     }
 }

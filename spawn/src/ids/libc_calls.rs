@@ -12,6 +12,8 @@ unsafe fn rc(r: libc::c_int) -> libc::c_int {
 }
 
 pub(super) unsafe fn set_groups(groups: &[libc::gid_t]) -> libc::c_int {
+    // The count is an `int` on most libcs and a `size_t` on some (bionic).
+    #[allow(irrefutable_let_patterns)]
     let Ok(n) = groups.len().try_into() else {
         return libc::EINVAL;
     };

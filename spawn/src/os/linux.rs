@@ -1,4 +1,4 @@
-//! Linux (glibc and musl).
+//! Linux (glibc and musl) and Android (bionic), which share the kernel.
 
 /// One above the highest signal number, from the kernel's `_NSIG` for the architecture (128
 /// signals on MIPS, 64 elsewhere).
@@ -16,8 +16,15 @@ pub(crate) const POSIX_SPAWN_RELATIVE_AFTER_CHDIR: bool = true;
 /// The search path when the child's environment has no `PATH`: what `execvp` (and so
 /// `posix_spawnp` and `std::process::Command`, which leave the search to them) uses on this
 /// libc. glibc: `CS_PATH` (`posix/execvpe.c`), "/bin:/usr/bin".
-#[cfg(not(target_env = "musl"))]
+#[cfg(all(target_os = "linux", not(target_env = "musl")))]
 pub(crate) const DEFAULT_PATH: &[u8] = b"/bin:/usr/bin";
+/// bionic's `execvp` uses `_PATH_DEFPATH` from its `<paths.h>`, which has changed between
+/// releases: this is the list at aosp-mirror/platform_bionic@3822f549 (older trees, such as
+/// LineageOS/android_bionic@a4404357, lack `/vendor/xbin`). A child environment without
+/// `PATH` is rare on Android; give one to be exact.
+#[cfg(target_os = "android")]
+pub(crate) const DEFAULT_PATH: &[u8] =
+    b"/sbin:/vendor/bin:/system/sbin:/system/bin:/system/xbin:/vendor/xbin";
 /// musl's `__execvpe` (`src/process/execvp.c`) uses "/usr/local/bin:/bin:/usr/bin", unlike its
 /// own `confstr(_CS_PATH)` ("/bin:/usr/bin").
 #[cfg(target_env = "musl")]

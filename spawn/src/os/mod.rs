@@ -1,8 +1,10 @@
 //! The few platform facts the spawn code needs, one file per platform family.
 //!
-//! Each provides: `NSIG` (one above the highest signal number), `pipe_cloexec()` and
+//! Each provides: `NSIG` (one above the highest signal number), `pipe_cloexec()`,
 //! `POSIX_SPAWN_RELATIVE_AFTER_CHDIR` (whether `posix_spawn` resolves a relative program path
-//! after its chdir file action, observed or read in its source).
+//! after its chdir file action, observed or read in its source) and `default_path()` (the
+//! search path `execvp` uses when the environment has no `PATH`; a `DEFAULT_PATH` constant
+//! where it does not depend on the caller).
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
 mod linux;
@@ -24,18 +26,68 @@ mod cygwin;
 #[cfg(target_os = "cygwin")]
 pub(super) use cygwin::*;
 
+#[cfg(target_os = "netbsd")]
+mod netbsd;
+#[cfg(target_os = "netbsd")]
+pub(super) use netbsd::*;
+
+#[cfg(target_os = "openbsd")]
+mod openbsd;
+#[cfg(target_os = "openbsd")]
+pub(super) use openbsd::*;
+
+#[cfg(target_os = "dragonfly")]
+mod dragonfly;
+#[cfg(target_os = "dragonfly")]
+pub(super) use dragonfly::*;
+
+#[cfg(any(target_os = "illumos", target_os = "solaris"))]
+mod solarish;
+#[cfg(any(target_os = "illumos", target_os = "solaris"))]
+pub(super) use solarish::*;
+
+/// The search path without `PATH` where it is one constant.
+#[cfg(not(any(target_os = "illumos", target_os = "solaris")))]
+pub(crate) fn default_path() -> &'static [u8] {
+    DEFAULT_PATH
+}
+
+/// `NSIG` for the BSDs and illumos, whose `sigset_t` is a plain bit set: one above the
+/// highest signal it can hold. A number the kernel does not know is refused by `sigaction`,
+/// which the child's reset loop skips, so the bound only has to be high enough.
+#[cfg(any(
+    target_os = "netbsd",
+    target_os = "openbsd",
+    target_os = "dragonfly",
+    target_os = "illumos",
+    target_os = "solaris"
+))]
+const fn bsd_nsig() -> libc::c_int {
+    (8 * std::mem::size_of::<libc::sigset_t>()) as libc::c_int + 1
+}
+
 #[cfg(any(
     target_os = "linux",
     target_os = "android",
     target_os = "freebsd",
-    target_os = "cygwin"
+    target_os = "cygwin",
+    target_os = "netbsd",
+    target_os = "openbsd",
+    target_os = "dragonfly",
+    target_os = "illumos",
+    target_os = "solaris"
 ))]
 mod pipe2;
 #[cfg(any(
     target_os = "linux",
     target_os = "android",
     target_os = "freebsd",
-    target_os = "cygwin"
+    target_os = "cygwin",
+    target_os = "netbsd",
+    target_os = "openbsd",
+    target_os = "dragonfly",
+    target_os = "illumos",
+    target_os = "solaris"
 ))]
 pub(super) use pipe2::*;
 

@@ -1,4 +1,4 @@
-//! `pipe2`, shared by the platforms that have it (Linux, FreeBSD, Cygwin).
+//! `pipe2`, shared by the platforms that have it (all but Apple's).
 
 use std::io;
 use std::os::fd::{FromRawFd, OwnedFd};

@@ -9,7 +9,9 @@
 use crate::error::errno;
 use crate::sys::kernel_sigaction::{rt_sigaction, KernelSigaction};
 
-/// Whether the child's signal calls are raw system calls, safe in a `CLONE_VM` child.
+/// Whether the child's signal calls are raw system calls, safe in a `CLONE_VM` child. (Read
+/// by the clone strategies, which exist on Linux only, not Android.)
+#[cfg(target_os = "linux")]
 pub(crate) const RAW_SIGACTION: bool = true;
 
 /// Whether `sig` has a handler installed (neither `SIG_DFL` nor `SIG_IGN`); `None` when the

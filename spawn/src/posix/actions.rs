@@ -26,7 +26,7 @@ impl FileActions {
 
     pub(super) fn close(&mut self, fd: RawFd) -> io::Result<()> {
         // SAFETY: an initialised object.
-        check_rc(unsafe { libc::posix_spawn_file_actions_addclose(self.0.as_mut_ptr(), fd) })
+        check_rc(unsafe { crate::sys::spawn_fns::posix_spawn_file_actions_addclose(self.0.as_mut_ptr(), fd) })
     }
 
     /// `addclosefrom_np`; the caller has checked that the platform has it.

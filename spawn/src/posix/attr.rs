@@ -20,21 +20,21 @@ impl Attr {
 
     pub(super) fn set_flags(&mut self, flags: libc::c_short) -> io::Result<()> {
         // SAFETY: an initialised object.
-        check_rc(unsafe { libc::posix_spawnattr_setflags(self.0.as_mut_ptr(), flags) })
+        check_rc(unsafe { crate::sys::spawn_fns::posix_spawnattr_setflags(self.0.as_mut_ptr(), flags) })
     }
 
     pub(super) fn set_pgroup(&mut self, pgid: libc::pid_t) -> io::Result<()> {
         // SAFETY: an initialised object.
-        check_rc(unsafe { libc::posix_spawnattr_setpgroup(self.0.as_mut_ptr(), pgid) })
+        check_rc(unsafe { crate::sys::spawn_fns::posix_spawnattr_setpgroup(self.0.as_mut_ptr(), pgid) })
     }
 
     pub(super) fn set_sigmask(&mut self, set: &libc::sigset_t) -> io::Result<()> {
         // SAFETY: an initialised object and set.
-        check_rc(unsafe { libc::posix_spawnattr_setsigmask(self.0.as_mut_ptr(), set) })
+        check_rc(unsafe { crate::sys::spawn_fns::posix_spawnattr_setsigmask(self.0.as_mut_ptr(), set) })
     }
 
     pub(super) fn set_sigdefault(&mut self, set: &libc::sigset_t) -> io::Result<()> {
         // SAFETY: an initialised object and set.
-        check_rc(unsafe { libc::posix_spawnattr_setsigdefault(self.0.as_mut_ptr(), set) })
+        check_rc(unsafe { crate::sys::spawn_fns::posix_spawnattr_setsigdefault(self.0.as_mut_ptr(), set) })
     }
 }

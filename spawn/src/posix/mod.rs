@@ -80,7 +80,7 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
         let mut pid = 0;
         // SAFETY: every pointer was prepared for this call and outlives it.
         let rc = unsafe {
-            libc::posix_spawn(
+            crate::sys::spawn_fns::posix_spawn(
                 &mut pid,
                 path,
                 actions.as_ptr(),

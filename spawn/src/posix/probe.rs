@@ -24,7 +24,7 @@ fn probe() -> Verdict {
     let envp: [*mut c_char; 1] = [std::ptr::null_mut()];
     // SAFETY: valid NUL-terminated path and arrays; no file actions or attributes.
     let rc = unsafe {
-        libc::posix_spawn(
+        crate::sys::spawn_fns::posix_spawn(
             &mut pid,
             MISSING.as_ptr(),
             std::ptr::null(),

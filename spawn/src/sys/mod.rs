@@ -9,6 +9,8 @@
 //! - `kernel_sigaction` (Linux, on the architectures whose layout it declares): the kernel's
 //!   `struct sigaction` and signal-set size, `rt_sigaction` and `rt_sigprocmask`.
 //! - `musl` (Linux musl): constants the `libc` crate lacks there.
+//! - [`spawn_fns`]: POSIX's own `posix_spawn` functions, looked up at run time on Android
+//!   (bionic has them from API 28; the `libc` crate declares none there).
 //! - [`spawn_objects`]: the owned file-action and attribute objects, for the `posix_spawn`
 //!   strategy and the raw-libc harnesses alike.
 //! - [`check_rc`]: a returned error number (pthread_*, posix_spawn*) as an `io::Result`.
@@ -23,6 +25,7 @@ pub mod linux_kernel;
 #[cfg(all(target_os = "linux", target_env = "musl"))]
 pub mod musl;
 pub mod spawn_ext;
+pub mod spawn_fns;
 pub mod spawn_objects;
 pub mod symbols;
 

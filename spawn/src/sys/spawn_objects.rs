@@ -49,7 +49,9 @@ impl FileActions {
     pub fn new() -> io::Result<FileActions> {
         let mut raw = MaybeUninit::uninit();
         // SAFETY: init initialises the object when it returns 0.
-        super::check_rc(unsafe { libc::posix_spawn_file_actions_init(raw.as_mut_ptr()) })?;
+        super::check_rc(unsafe {
+            crate::sys::spawn_fns::posix_spawn_file_actions_init(raw.as_mut_ptr())
+        })?;
         // SAFETY: initialised just above.
         Ok(FileActions(unsafe { raw.assume_init() }))
     }
@@ -67,7 +69,7 @@ impl FileActions {
     /// `posix_spawn_file_actions_adddup2`, returning the libc's code as is.
     pub fn adddup2(&mut self, fd: libc::c_int, target: libc::c_int) -> libc::c_int {
         // SAFETY: initialised in `new`.
-        unsafe { libc::posix_spawn_file_actions_adddup2(&mut self.0, fd, target) }
+        unsafe { crate::sys::spawn_fns::posix_spawn_file_actions_adddup2(&mut self.0, fd, target) }
     }
 }
 
@@ -75,7 +77,7 @@ impl Drop for FileActions {
     fn drop(&mut self) {
         // SAFETY: initialised in `new` and destroyed only here. destroy of a valid object
         // cannot fail, and drop has nowhere to report to.
-        unsafe { libc::posix_spawn_file_actions_destroy(&mut self.0) };
+        unsafe { crate::sys::spawn_fns::posix_spawn_file_actions_destroy(&mut self.0) };
     }
 }
 
@@ -87,7 +89,7 @@ impl SpawnAttr {
     pub fn new() -> io::Result<SpawnAttr> {
         let mut raw = MaybeUninit::uninit();
         // SAFETY: init initialises the object when it returns 0.
-        super::check_rc(unsafe { libc::posix_spawnattr_init(raw.as_mut_ptr()) })?;
+        super::check_rc(unsafe { crate::sys::spawn_fns::posix_spawnattr_init(raw.as_mut_ptr()) })?;
         // SAFETY: initialised just above.
         Ok(SpawnAttr(unsafe { raw.assume_init() }))
     }
@@ -106,6 +108,6 @@ impl SpawnAttr {
 impl Drop for SpawnAttr {
     fn drop(&mut self) {
         // SAFETY: initialised in `new` and destroyed only here; cannot fail for a valid object.
-        unsafe { libc::posix_spawnattr_destroy(&mut self.0) };
+        unsafe { crate::sys::spawn_fns::posix_spawnattr_destroy(&mut self.0) };
     }
 }
