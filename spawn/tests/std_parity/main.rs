@@ -3,7 +3,7 @@
 //! `spawn` under each strategy (`auto`, `posix_spawn`, `clone3`, `clone_vfork`, `vfork`,
 //! `fork`). A forced strategy this platform lacks must refuse every spawn with
 //! `Unsupported`; a strategy that cannot express one request (a `pre_exec` closure needs a
-//! fork; `posix_spawn` cannot set ids) must refuse that request with `Unsupported`.
+//! fork, and so do ids) must refuse that request with `Unsupported`.
 //!
 //! The bodies cover what std's own tests check (`library/std/src/process/tests.rs`,
 //! `tests/ui/process/`, `tests/ui/command/` in rust-lang/rust), written anew: exit codes and
