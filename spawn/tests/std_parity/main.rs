@@ -18,6 +18,10 @@
 //! environment entry without `=`) re-run this binary with `--ignored --exact role` and a
 //! role in `PARITY_ROLE`.
 //!
+//! The suite lives in the library, not in the tool, so that its crate graph holds only `libc`
+//! (std's own `assert_eq!(stderr, Vec::new())` then compiles as written); `cargo test` runs it,
+//! and so does `ci/checks/20-musl-tests.sh`.
+//!
 //! The documented differences from std are listed in the `spawn` module docs; the bodies
 //! assert std's behaviour except where one of them applies, and say so.
 
