@@ -12,9 +12,10 @@ unsafe fn rc(r: libc::c_int) -> libc::c_int {
     }
 }
 
+// The count is a size_t on Linux (the conversion is the identity) and an int on the BSDs
+// and macOS.
+#[allow(irrefutable_let_patterns, clippy::useless_conversion)]
 pub(super) unsafe fn set_groups(groups: &[libc::gid_t]) -> libc::c_int {
-    // The count is a size_t on Linux (always fits) and an int on the BSDs and macOS.
-    #[allow(irrefutable_let_patterns)]
     let Ok(n) = groups.len().try_into() else {
         return libc::EINVAL;
     };
