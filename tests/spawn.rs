@@ -1,6 +1,8 @@
 //! Integration tests of `spawnmatrix::spawn`: every behaviour is checked with every strategy
 //! (a strategy this platform lacks must refuse with `Unsupported`). Tests run one at a time
-//! (`serial()`), because the no-zombie checks look at all of this process's children.
+//! (`serial()`), because the no-zombie checks look at all of this process's children. It is a
+//! test of the tool, not of the library, because what the child saw comes from the C child
+//! helper's report, which only the tool builds.
 
 use std::ffi::OsStr;
 use std::fs;
