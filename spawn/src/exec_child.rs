@@ -12,7 +12,7 @@ use super::closefds;
 use super::command::PreExec;
 use super::error::errno;
 use super::fdplan::FdMove;
-use super::ids::{self, Ids};
+use super::ids::{self, IdCalls, Ids};
 use super::os;
 use super::search::{Next, SearchState};
 
@@ -59,9 +59,13 @@ pub(super) struct ChildView {
 
 /// Prepares the child and execs. Returns only on failure, with the errno to report.
 ///
+/// `C` changes the ids: [`ids::ChildIds`] in a spawned child (always a fork when there are
+/// ids), [`ids::ProcessIds`] for `CommandExt::exec`.
+///
 /// # Safety
-/// Every pointer in `v` must be valid for its length, and the caller must be the new child.
-pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
+/// Every pointer in `v` must be valid for its length, and the caller must be the new child
+/// (or, for `exec`, the process about to be replaced).
+pub(super) unsafe fn run<C: IdCalls>(v: &ChildView) -> libc::c_int {
     if v.setsid && libc::setsid() == -1 {
         return errno();
     }
@@ -71,7 +75,7 @@ pub(super) unsafe fn run(v: &ChildView) -> libc::c_int {
         }
     }
     if let Some(ids) = v.ids.as_ref() {
-        let e = ids::apply(ids);
+        let e = ids::apply::<C>(ids);
         if e != 0 {
             return e;
         }

@@ -9,6 +9,7 @@ use super::child::{abandon, reap_failed};
 use super::error::last;
 use super::exec_child;
 use super::fdplan::copy_above;
+use super::ids::ChildIds;
 use super::os::pipe_cloexec;
 use super::plan::Prepared;
 use super::sigs::BlockAll;
@@ -28,7 +29,7 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
     if pid == 0 {
         // SAFETY: in the child, with the view prepared above.
         unsafe {
-            let e = exec_child::run(&view);
+            let e = exec_child::run::<ChildIds>(&view);
             libc::write(
                 write_end.as_raw_fd(),
                 (&e as *const libc::c_int).cast(),

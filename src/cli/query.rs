@@ -12,8 +12,8 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use spawnmatrix::matrix::baselines::BaselineView;
-use spawnmatrix::matrix::release::Published;
+use spawnmatrix::published::baseline_view::BaselineView;
+use spawnmatrix::published::Published;
 use spawnmatrix::matrix::render::summary::{answer_for, letters};
 use spawnmatrix::matrix::summary::{Answer, Summary, SummaryRow};
 use spawnmatrix::matrix::{load, query, summary};
@@ -114,7 +114,7 @@ fn data(args: &Args) -> Result<(String, Published), Box<dyn std::error::Error>> 
             &std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
         )?;
         let s = summary::build(&matrix);
-        let from = spawnmatrix::matrix::release::GeneratedFrom {
+        let from = spawnmatrix::published::GeneratedFrom {
             targets_tree: String::new(),
             generator: String::new(),
             newest_evidence: matrix.generated_at.clone(),

@@ -11,7 +11,6 @@
 //! - [`query`]: summary rows from what a user types (`addchdir_np`).
 //! - [`diff`]: what changed between two matrices or reports, regressions first.
 
-pub mod baselines;
 pub mod cases;
 pub mod citation;
 pub mod diff;
@@ -21,7 +20,6 @@ pub mod load;
 pub mod merge;
 pub mod model;
 pub mod query;
-pub mod release;
 pub mod render;
 pub mod rows;
 pub mod summary;

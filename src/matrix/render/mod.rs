@@ -5,7 +5,6 @@ use std::path::Path;
 use super::error::MatrixError;
 use super::model::Matrix;
 
-pub mod baselines;
 pub mod html;
 pub mod json;
 pub mod markdown;

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use crate::matrix::baselines::{Availability, BaselineView};
+use crate::published::baseline_view::{Availability, BaselineView};
 use crate::matrix::summary::Summary;
 
 fn mark(value: Availability) -> &'static str {

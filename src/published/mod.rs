@@ -1,5 +1,12 @@
-//! Releases of the published data: `docs/summary.json` as a versioned document a consumer can
-//! pin, validate and diff (the shape MDN's browser-compat-data ships on npm).
+//! The published data as its consumers use it: `docs/summary.json` as a versioned release a
+//! consumer can pin, validate and diff (the shape MDN's browser-compat-data ships on npm), and
+//! the baselines (`manylinux2014`, `debian-12`) it answers for. Downstream of `matrix` (the
+//! summary) and `caps_header` (the version ranges a baseline is read from).
+//!
+//! - [`baselines`]: `targets/baselines.yaml`; [`baseline_view`]: each feature at a baseline.
+//! - [`changes`]: what changed between two releases (`docs/CHANGES.md`, `spawnmatrix diff`).
+//! - [`json`], [`markdown`]: the document's layout and the baselines section of SUMMARY.md.
+//! - [`tree_hash`]: the git tree hash of `targets/` a release names as its input.
 //!
 //! - `$schema` / `$id`: the JSON Schema it validates against (`schema/summary.v1.schema.json`)
 //!   and a stable name for the data set.
@@ -16,15 +23,18 @@
 //! already in the output folder (the previous release): equal content keeps that release's
 //! version, changes and metadata byte for byte, so `publish --check` is stable.
 
+pub mod baseline_view;
+pub mod baselines;
 pub mod changes;
-pub mod render;
+pub mod json;
+pub mod markdown;
 pub mod tree_hash;
 
 use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::matrix::baselines::BaselineView;
+use crate::published::baseline_view::BaselineView;
 use crate::matrix::model::{Matrix, Value, IGNORED};
 use crate::matrix::summary::{Answer, Summary, SummaryFamily, SummaryRow};
 

@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::file::{Baseline, Baselines};
+use super::baselines::{Baseline, Baselines};
 use crate::caps_header::spans::{self, Span};
 use crate::caps_header::Caps;
 use crate::matrix::version::Version;
