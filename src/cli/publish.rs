@@ -7,16 +7,16 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use spawnmatrix::caps_header::Caps;
+use spawnmatrix::matrix::render::summary;
+use spawnmatrix::matrix::summary::Summary;
+use spawnmatrix::matrix::Matrix;
 use spawnmatrix::published::baseline_view as view;
 use spawnmatrix::published::baselines::Baselines;
 use spawnmatrix::published::changes::changes_md;
 use spawnmatrix::published::json as release_render;
+use spawnmatrix::published::markdown as baselines_md;
 use spawnmatrix::published::tree_hash::tree_hash_hex;
 use spawnmatrix::published::{GeneratedFrom, Published};
-use spawnmatrix::matrix::render::summary;
-use spawnmatrix::published::markdown as baselines_md;
-use spawnmatrix::matrix::summary::Summary;
-use spawnmatrix::matrix::Matrix;
 
 use super::CliResult;
 

@@ -12,11 +12,11 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use spawnmatrix::published::baseline_view::BaselineView;
-use spawnmatrix::published::Published;
 use spawnmatrix::matrix::render::summary::{answer_for, letters};
 use spawnmatrix::matrix::summary::{Answer, Summary, SummaryRow};
 use spawnmatrix::matrix::{load, query, summary};
+use spawnmatrix::published::baseline_view::BaselineView;
+use spawnmatrix::published::Published;
 
 /// The published summary as it was when this binary was built.
 const EMBEDDED: &str = include_str!("../../docs/summary.json");

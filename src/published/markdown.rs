@@ -4,8 +4,8 @@
 
 use std::fmt::Write;
 
-use crate::published::baseline_view::{Availability, BaselineView};
 use crate::matrix::summary::Summary;
+use crate::published::baseline_view::{Availability, BaselineView};
 
 fn mark(value: Availability) -> &'static str {
     match value {

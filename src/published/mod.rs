@@ -34,9 +34,9 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::published::baseline_view::BaselineView;
 use crate::matrix::model::{Matrix, Value, IGNORED};
 use crate::matrix::summary::{Answer, Summary, SummaryFamily, SummaryRow};
+use crate::published::baseline_view::BaselineView;
 
 /// The document's shape; bump it (and the schema's file name) when the shape changes.
 pub const FORMAT: u32 = 1;
