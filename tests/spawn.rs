@@ -784,3 +784,32 @@ fn failed_spawns_leak_no_fd(strategy: Strategy) {
     }
     assert_no_children();
 }
+
+/// Where this crate has no clone3 trampoline (i686 here), a forced `Clone3` says so, not that
+/// the kernel refuses clone3; `caps` keeps the kernel's answer (`clone3`) apart from the
+/// crate's (`crate.clone3`).
+#[cfg(target_os = "linux")]
+#[rstest]
+fn forced_clone3_without_a_trampoline_names_the_crate() {
+    let _g = serial();
+    let caps = spawnmatrix::spawn::caps::detect();
+    let ours = &caps["crate.clone3"];
+    let has = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+    assert_eq!(ours.available, has, "{ours:?}");
+    if has {
+        return;
+    }
+    assert!(!Strategy::Clone3.is_available());
+    let e = Command::new("/bin/true")
+        .strategy(Strategy::Clone3)
+        .spawn()
+        .expect_err("no trampoline: no clone3");
+    assert_eq!(e.kind(), ErrorKind::Unsupported, "{e}");
+    let msg = e.to_string();
+    assert!(
+        msg.contains("this crate has no clone3 support on this architecture"),
+        "{msg}"
+    );
+    assert!(!msg.contains("kernel"), "{msg}");
+    assert_no_children();
+}
