@@ -6,6 +6,7 @@ use std::io::{self, Read};
 use std::os::fd::{AsRawFd, OwnedFd};
 
 use super::child::{abandon, reap_failed};
+use super::child_calls;
 use super::error::last;
 use super::exec_child;
 use super::fdplan::copy_above;
@@ -30,12 +31,12 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
         // SAFETY: in the child, with the view prepared above.
         unsafe {
             let e = exec_child::run::<ChildIds>(&view);
-            libc::write(
+            child_calls::write(
                 write_end.as_raw_fd(),
                 (&e as *const libc::c_int).cast(),
                 std::mem::size_of::<libc::c_int>(),
             );
-            libc::_exit(127)
+            child_calls::exit(127)
         }
     }
     let fork_error = (pid == -1).then(last);

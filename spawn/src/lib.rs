@@ -82,6 +82,10 @@
 //!   is safe, as with `std`. A `setenv` from C code in another thread is a data race (as with
 //!   `std`). Entries without `=` (which `std::env::vars_os` skips) reach a child whose
 //!   environment is unchanged, as with std.
+//! - **The child calls the kernel, not libc** (Linux): between its creation and `execve`,
+//!   the child of `clone3`, `clone_vfork` and `fork` makes raw system calls only, so an
+//!   `LD_PRELOAD` interposer of `open`, `close`, `chdir`, `dup2`, `execve`, `sigaction`, ...
+//!   sees none of them (`spawn/tests/no_libc_in_child.rs`); it still sees the parent's.
 //! - **Which strategy can do what.** `pre_exec` closures and ids (`uid`/`gid`/`groups`) need
 //!   a forked child, as in std: `Auto` uses `fork` for them, and any other forced strategy is
 //!   `Unsupported` (a `CLONE_VM` child that changes ids makes the kernel mark the shared
@@ -125,6 +129,7 @@ pub mod caps;
 pub mod sys;
 
 mod child;
+mod child_calls;
 mod closefds;
 mod command;
 mod command_debug;

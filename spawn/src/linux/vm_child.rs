@@ -29,7 +29,7 @@ pub(super) unsafe extern "C" fn child_main(arg: *mut c_void) -> ! {
     let shared = arg.cast::<Shared>();
     let e = exec_child::run::<ChildIds>(&(*shared).view);
     ptr::write_volatile(ptr::addr_of_mut!((*shared).err), e);
-    libc::_exit(127)
+    crate::child_calls::exit(127)
 }
 
 /// Creates a child on this thread's stack with `start(stack, arg)`, which returns the pid or

@@ -97,7 +97,7 @@ fn call_with(
 
 /// The probe child: exits at once.
 unsafe extern "C" fn exit_now(_: *mut c_void) -> ! {
-    libc::_exit(0)
+    crate::child_calls::exit(0)
 }
 
 /// Finds out whether clone3 works by cloning a child that exits at once.
