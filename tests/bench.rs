@@ -118,7 +118,11 @@ fn parent_shapes_are_measured_and_labelled() {
         .collect();
     assert_eq!(
         fork,
-        [(0, None), (64, Some("fragmented")), (4096, Some("reserved"))]
+        [
+            (0, None),
+            (64, Some("fragmented")),
+            (4096, Some("reserved"))
+        ]
     );
     let md = std::fs::read_to_string(dir.path().join("bench.md")).unwrap();
     assert!(

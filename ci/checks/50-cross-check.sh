@@ -24,9 +24,11 @@ cargo "+$nightly" check --locked -Zbuild-std=std,panic_abort --target x86_64-pc-
 # each with compile-time size and offset assertions), on architectures that cannot run here:
 # MIPS n64 and o32 (flags first, 128 signals), SPARC (restorer as an extra syscall argument),
 # riscv (no restorer). The spawn package only: libc is its one dependency.
+# x32 (x86_64 instructions, 32-bit pointers): the clone3 trampoline zero-extends its operands
+# there (this kernel has no CONFIG_X86_X32_ABI, so it is type-checked only).
 # OpenBSD, DragonFly and Solaris: tier 3, or no std from rustup here (Solaris), so std is
-# built from source like the architectures below.
-for t in mips64-unknown-linux-gnuabi64 mips-unknown-linux-gnu sparc64-unknown-linux-gnu riscv64gc-unknown-linux-gnu \
+# built from source like the architectures above.
+for t in mips64-unknown-linux-gnuabi64 mips-unknown-linux-gnu sparc64-unknown-linux-gnu riscv64gc-unknown-linux-gnu x86_64-unknown-linux-gnux32 \
          x86_64-unknown-openbsd x86_64-unknown-dragonfly x86_64-pc-solaris; do
   echo "-- $t (spawnmatrix-spawn, $nightly, -Zbuild-std)"
   cargo "+$nightly" check --locked -Zbuild-std=std,panic_abort --target "$t" -p spawnmatrix-spawn
