@@ -114,12 +114,12 @@ pub fn page_size() -> io::Result<usize> {
     Ok(page as usize)
 }
 
-#[cfg(test)]
+// Read from /proc/self/maps, so Linux only.
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
 
     /// The mappings of this process that lie inside `ballast`, as `(start, end, perms)`.
-    #[cfg(target_os = "linux")]
     fn maps_inside(ballast: &Ballast) -> Vec<(usize, usize, String)> {
         let (lo, hi) = (ballast.base as usize, ballast.base as usize + ballast.len);
         std::fs::read_to_string("/proc/self/maps")
@@ -136,7 +136,6 @@ mod tests {
             .collect()
     }
 
-    #[cfg(target_os = "linux")]
     #[test]
     fn fragmented_is_one_mapping_per_fragment_alternating() {
         let bytes = 16 * FRAGMENT as u64;
@@ -150,7 +149,6 @@ mod tests {
         }
     }
 
-    #[cfg(target_os = "linux")]
     #[test]
     fn reserved_is_one_inaccessible_mapping_without_resident_pages() {
         let ballast = Ballast::reserved(1 << 30).unwrap();

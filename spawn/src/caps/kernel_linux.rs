@@ -27,8 +27,6 @@ pub(super) fn detect() -> Vec<(String, Capability)> {
     } else {
         observed(false, "kernel-syscall", Some("needs clone3".to_string()))
     };
-    // Android has no `crate.clone3` row to add: the clone strategies are Linux-only.
-    #[cfg_attr(not(target_os = "linux"), allow(unused_mut))]
     let mut caps = vec![
         ("clone3".to_string(), clone3),
         ("CLONE_CLEAR_SIGHAND".to_string(), clear_sighand),

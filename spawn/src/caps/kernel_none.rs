@@ -1,4 +1,5 @@
-//! Platforms without the Linux kernel features the shared implementation probes for.
+//! Platforms without the Linux kernel features the shared implementation probes for, and
+//! Android, where probing them could kill the process (see `mod.rs`).
 
 use super::Capability;
 

@@ -20,14 +20,11 @@
 mod flags;
 mod functions;
 
-#[cfg_attr(
-    any(target_os = "linux", target_os = "android"),
-    path = "kernel_linux.rs"
-)]
-#[cfg_attr(
-    not(any(target_os = "linux", target_os = "android")),
-    path = "kernel_none.rs"
-)]
+// Not on Android: its seccomp policy kills a process with SIGSYS for a system call it does
+// not allow (golang/go#69065), and nothing there needs the answers (the clone strategies
+// are Linux-only).
+#[cfg_attr(target_os = "linux", path = "kernel_linux.rs")]
+#[cfg_attr(not(target_os = "linux"), path = "kernel_none.rs")]
 mod kernel;
 
 use std::collections::BTreeMap;

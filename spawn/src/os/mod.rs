@@ -46,6 +46,19 @@ mod solarish;
 #[cfg(any(target_os = "illumos", target_os = "solaris"))]
 pub(super) use solarish::*;
 
+/// Not known on the families without a constructor that records the initial environment
+/// (`initial_env.rs`), where nothing asks.
+#[cfg(not(any(
+    target_os = "linux",
+    target_os = "android",
+    target_os = "freebsd",
+    target_vendor = "apple"
+)))]
+#[allow(dead_code)]
+pub(crate) fn single_threaded() -> bool {
+    false
+}
+
 /// The search path without `PATH` where it is one constant.
 #[cfg(not(any(target_os = "illumos", target_os = "solaris")))]
 pub(crate) fn default_path() -> &'static [u8] {
