@@ -11,7 +11,6 @@ use spawnmatrix::matrix::render::summary;
 use spawnmatrix::matrix::summary::Summary;
 use spawnmatrix::matrix::Matrix;
 use spawnmatrix::published::baseline_view as view;
-use spawnmatrix::published::baselines::Baselines;
 use spawnmatrix::published::changes::changes_md;
 use spawnmatrix::published::json as release_render;
 use spawnmatrix::published::markdown as baselines_md;
@@ -48,9 +47,7 @@ pub fn build(targets: &Path) -> Result<Built, Box<dyn std::error::Error>> {
     let matrix = super::stored::matrix(targets)?;
     let summary = spawnmatrix::matrix::summary::build(&matrix);
     let caps = spawnmatrix::caps_header::build(&summary, &matrix)?;
-    let families: Vec<&str> = matrix.families.iter().map(|f| f.id.as_str()).collect();
-    let baselines = Baselines::load(targets, &families)?;
-    let view = (!baselines.list.is_empty()).then(|| view::build(&caps, &baselines));
+    let view = view::of_targets(&caps, &matrix, targets)?;
     let generated_from = GeneratedFrom {
         targets_tree: tree_hash_hex(targets)
             .map_err(|e| format!("hashing {}: {e}", targets.display()))?,
