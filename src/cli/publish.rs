@@ -13,6 +13,7 @@ use spawnmatrix::matrix::Matrix;
 use spawnmatrix::published::baseline_view as view;
 use spawnmatrix::published::changes::changes_md;
 use spawnmatrix::published::json as release_render;
+use spawnmatrix::published::kernel::Kernel;
 use spawnmatrix::published::markdown as baselines_md;
 use spawnmatrix::published::tree_hash::tree_hash_hex;
 use spawnmatrix::published::{GeneratedFrom, Published};
@@ -54,7 +55,8 @@ pub fn build(targets: &Path) -> Result<Built, Box<dyn std::error::Error>> {
         generator: format!("spawnmatrix {}", env!("CARGO_PKG_VERSION")),
         newest_evidence: matrix.generated_at.clone(),
     };
-    let published = Published::build(&summary, &matrix, view, generated_from);
+    let kernel = Kernel::load(targets)?;
+    let published = Published::build(&summary, &matrix, view, kernel.as_ref(), generated_from);
     Ok(Built {
         matrix,
         summary,
@@ -109,6 +111,9 @@ pub fn render(
         built.matrix.columns.len()
     );
     let mut markdown = header + &summary::markdown(&built.summary);
+    if let Some(kernel) = published.sections.iter().find(|s| s.id == "kernel") {
+        markdown.push_str(&baselines_md::kernel(kernel, &published));
+    }
     if let Some(view) = &published.baselines {
         markdown.push_str(&baselines_md::markdown(view, &built.summary));
     }
