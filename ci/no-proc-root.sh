@@ -7,10 +7,10 @@
 #
 #   ci/no-proc-root.sh [TEST...]        (default: spawn conformance)
 #
-# Builds the test binaries here, copies the cached debootstrap root of Debian bookworm (glibc
-# 2.36, the build machine's, so the host's binaries run in it; ci/containers.sh bookworm makes
-# it) to a temporary directory, moves `true`, and runs each binary with chroot in a private
-# mount namespace that binds only this checkout in (at its own path, so the paths compiled
+# Builds the test binaries here, copies the cached debootstrap root of Debian trixie (glibc
+# 2.41, newer than the build machine's 2.36, so the host's binaries run in it; ci/containers.sh
+# trixie makes it) to a temporary directory, moves `true`, and runs each binary with chroot in
+# a private mount namespace that binds only this checkout in (at its own path, so the paths compiled
 # into the tests hold). Prints each binary's libtest summary; exits non-zero if one fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,8 +18,8 @@ repo=$PWD
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || tests=(spawn conformance)
 cache=${SPAWNMATRIX_CACHE:-/var/cache/spawnmatrix}
-base=$cache/roots/bookworm
-[ -f "$base/.spawnmatrix-complete" ] || { echo "no-proc-root: no $base (run ci/containers.sh bookworm once)" >&2; exit 2; }
+base=$cache/roots/trixie
+[ -f "$base/.spawnmatrix-complete" ] || { echo "no-proc-root: no $base (run ci/containers.sh trixie once)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "no-proc-root: chroot and mount need root" >&2; exit 2; }
 
 args=()
