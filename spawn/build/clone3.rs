@@ -13,10 +13,12 @@ const PPC_ASM_STABLE: (u32, u32) = (1, 95);
 pub fn decide(target: &Target) {
     println!("cargo::rustc-check-cfg=cfg(spawnmatrix_clone3_powerpc64le)");
     let little = std::env::var("CARGO_CFG_TARGET_ENDIAN").is_ok_and(|e| e == "little");
-    if target.arch == "powerpc64" && little && target.os == "linux" {
-        if rustc_version().is_some_and(|v| v >= PPC_ASM_STABLE) {
-            println!("cargo:rustc-cfg=spawnmatrix_clone3_powerpc64le");
-        }
+    if target.arch == "powerpc64"
+        && little
+        && target.os == "linux"
+        && rustc_version().is_some_and(|v| v >= PPC_ASM_STABLE)
+    {
+        println!("cargo:rustc-cfg=spawnmatrix_clone3_powerpc64le");
     }
 }
 
