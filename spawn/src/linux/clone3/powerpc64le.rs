@@ -7,6 +7,9 @@ use std::ffi::c_void;
 use super::Entry;
 use crate::sys::linux_kernel::CloneArgs;
 
+/// This file is a trampoline.
+pub(super) const HAS_TRAMPOLINE: bool = true;
+
 /// `clone3(args, size)`. Returns the child's pid or `-errno` in the parent. `sc` takes the
 /// number in `r0` and the arguments in `r3` and `r4`; on failure it sets the summary-overflow
 /// bit of `cr0` and returns a positive errno in `r3`, which is negated here. The kernel may

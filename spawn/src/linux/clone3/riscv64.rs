@@ -6,6 +6,9 @@ use std::ffi::c_void;
 use super::Entry;
 use crate::sys::linux_kernel::CloneArgs;
 
+/// This file is a trampoline.
+pub(super) const HAS_TRAMPOLINE: bool = true;
+
 /// `clone3(args, size)`. Returns the child's pid or `-errno` in the parent. `ecall` takes the
 /// number in `a7` and the arguments in `a0` and `a1`, returns in `a0` and keeps every other
 /// register. The child starts on the stack given in `args` (16-byte aligned, as the psABI

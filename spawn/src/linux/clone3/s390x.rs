@@ -6,6 +6,9 @@ use std::ffi::c_void;
 use super::Entry;
 use crate::sys::linux_kernel::CloneArgs;
 
+/// This file is a trampoline.
+pub(super) const HAS_TRAMPOLINE: bool = true;
+
 /// `clone3(args, size)`. Returns the child's pid or `-errno` in the parent. The number goes in
 /// `r1` with `svc 0` (an `svc` immediate holds only numbers below 256; clone3 is 435), the
 /// arguments in `r2` and `r3`, the result comes back in `r2`, and the kernel keeps every other
