@@ -3,7 +3,7 @@
 # (Debian's) under QEMU full-system emulation. qemu-user would not do: it turns
 # CLONE_VM|CLONE_VFORK into a plain fork, so shared-memory error reporting goes untested.
 #
-#   ci/emulate.sh [--out DIR] [--save] [--tests NAMES | --fuzz ARGS] [--timeout S] [ARCH...]
+#   ci/emulate.sh [--out DIR] [--save] [--tests NAMES | --fuzz ARGS [--fuzz-debug]] [--timeout S] [ARCH...]
 #   ARCH: aarch64 armhf s390x ppc64el riscv64
 #
 # Per ARCH: cross-builds the test binaries and the spawnmatrix binary (cargo-zigbuild: zig cc
@@ -17,7 +17,9 @@
 # stored report's `fuzz` section (a campaign is run on its own, below).
 # --fuzz ARGS runs, instead of the tests and the probe, `spawnmatrix fuzz ARGS` (a release
 # build) in the guest, recorded (--record) into a copy of the stored report; with --save that
-# report comes back with the campaign in its `fuzz` section. --timeout is each guest
+# report comes back with the campaign in its `fuzz` section; --fuzz-debug runs the campaign
+# with the unoptimized binary the tests already built, saving a release build (minutes per
+# architecture; the campaign compares outcomes, not speed). --timeout is each guest
 # program's time limit in seconds (default 900; give a campaign its --time and some).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +28,7 @@ out=$repo/out/emulate
 save=0
 only=
 fuzz_args=
+fuzz_profile=(--release)
 # Each program's time limit in the guest (busybox timeout): a hang shows as rc=143 and the
 # rest still runs.
 program_timeout=900
@@ -36,6 +39,7 @@ while [ $# -gt 0 ]; do
     --save) save=1; shift ;;
     --tests) only=$2; shift 2 ;;
     --fuzz) fuzz_args=$2; shift 2 ;;
+    --fuzz-debug) fuzz_profile=(); shift ;;
     --timeout) program_timeout=$2; shift 2 ;;
     -*) echo "emulate.sh: unknown option $1" >&2; exit 2 ;;
     *) archs+=("$1"); shift ;;
@@ -134,7 +138,7 @@ for arch in "${archs[@]}"; do
   start=$SECONDS
   : >"$work/build.json"
   if [ -n "$fuzz_args" ]; then
-    build build --release -p spawnmatrix --bin spawnmatrix
+    build build "${fuzz_profile[@]}" -p spawnmatrix --bin spawnmatrix
   elif [ -z "$only" ]; then
     build test --no-run
   else
