@@ -14,21 +14,21 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::merge::family_rank;
 use super::model::{Cell, Column, Evidence, FamilyInfo, Matrix, Row, Value};
 use super::version::{Release, Version};
 
 /// The whole summary: families (with their releases) and the rows, in display order.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub families: Vec<SummaryFamily>,
     pub sections: Vec<Section>,
 }
 
 /// One summary column: a platform family and its releases, oldest first.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SummaryFamily {
     /// `linux-glibc`, `macos`; `<family>/<os>` for an OS a family matches besides its own.
     pub id: String,
@@ -37,7 +37,7 @@ pub struct SummaryFamily {
 }
 
 /// One release of a family and the matrix columns that stand for it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReleaseColumns {
     /// As the columns give it (`2.29`, `>=1.2.3`), or `unknown`.
     pub release: String,
@@ -47,7 +47,7 @@ pub struct ReleaseColumns {
     pub evidence: Vec<Evidence>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Section {
     /// `features` or `errors`.
     pub id: String,
@@ -55,7 +55,7 @@ pub struct Section {
     pub rows: Vec<SummaryRow>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SummaryRow {
     /// The matrix row id (`functions.posix_spawn_file_actions_addchdir_np`).
     pub id: String,
@@ -69,7 +69,7 @@ pub struct SummaryRow {
 }
 
 /// A family's answer for one row.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
     pub family: String,
     /// The answer in a few characters: `2.29`, `<=2.17`, `no`, `returned:ENOENT since 2.24`.
@@ -79,19 +79,19 @@ pub struct Answer {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub since: Option<String>,
     /// `since` is only an upper bound: the oldest release known already has it.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub since_is_upper_bound: bool,
     /// The evidence for the answer: that of the release it is read from.
     pub evidence: Vec<Evidence>,
     /// Some column of a release it rests on disagrees (with another column or a doc claim).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub disagreement: bool,
     /// Every release with a value, oldest first: the drill-down.
     pub history: Vec<Step>,
 }
 
 /// One release's merged cell.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     pub release: String,
     pub value: Value,
@@ -99,9 +99,9 @@ pub struct Step {
     /// to a link cell counts).
     pub evidence: Vec<Evidence>,
     /// The columns it was read from (not serialized: the family's release lists them).
-    #[serde(skip)]
+    #[serde(skip_serializing, default)]
     pub columns: Vec<String>,
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub disagreement: bool,
     /// Where a documented range giving this value starts (`since`/`from` of the claim).
     #[serde(skip_serializing_if = "Option::is_none")]
