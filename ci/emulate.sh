@@ -3,7 +3,8 @@
 # (Debian's) under QEMU full-system emulation. qemu-user would not do: it turns
 # CLONE_VM|CLONE_VFORK into a plain fork, so shared-memory error reporting goes untested.
 #
-#   ci/emulate.sh [--out DIR] [--save] [--tests NAMES | --fuzz ARGS [--fuzz-debug]] [--timeout S] [ARCH...]
+#   ci/emulate.sh [--out DIR] [--save] [--tests NAMES | --probe-only | --fuzz ARGS [--fuzz-debug]]
+#                 [--timeout S] [ARCH...]
 #   ARCH: aarch64 armhf s390x ppc64el riscv64
 #
 # Per ARCH: cross-builds the test binaries and the spawnmatrix binary (cargo-zigbuild: zig cc
@@ -15,6 +16,8 @@
 # summary names them: spawn,conformance,lib-spawnmatrix_spawn); the probe always runs. --save
 # copies each probe report to targets/reports/emulated-ARCH-linux-LIBC.json, keeping the
 # stored report's `fuzz` section (a campaign is run on its own, below).
+# --probe-only builds and runs no test binary, only the probe (its report: the conformance
+# cases, capabilities and Auto's strategy), for a guest too slow for the tests.
 # --fuzz ARGS runs, instead of the tests and the probe, `spawnmatrix fuzz ARGS` (a release
 # build) in the guest, recorded (--record) into a copy of the stored report; with --save that
 # report comes back with the campaign in its `fuzz` section; --fuzz-debug runs the campaign
@@ -27,6 +30,7 @@ repo=$PWD
 out=$repo/out/emulate
 save=0
 only=
+probe_only=0
 fuzz_args=
 fuzz_profile=(--release)
 # Each program's time limit in the guest (busybox timeout): a hang shows as rc=143 and the
@@ -38,6 +42,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --save) save=1; shift ;;
     --tests) only=$2; shift 2 ;;
+    --probe-only) only=none probe_only=1; shift ;;
     --fuzz) fuzz_args=$2; shift 2 ;;
     --fuzz-debug) fuzz_profile=(); shift ;;
     --timeout) program_timeout=$2; shift 2 ;;
@@ -140,6 +145,8 @@ for arch in "${archs[@]}"; do
   : >"$work/build.json"
   if [ -n "$fuzz_args" ]; then
     build build "${fuzz_profile[@]}" -p spawnmatrix --bin spawnmatrix
+  elif [ $probe_only = 1 ]; then
+    build build -p spawnmatrix --bin spawnmatrix
   elif [ -z "$only" ]; then
     build test --no-run
   else
