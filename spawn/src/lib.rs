@@ -46,8 +46,12 @@
 //!   lose an error written to shared memory: the clone strategies' probe (one child, before
 //!   their first spawn) has the child write a sentinel the parent must see, and without it
 //!   they are refused, as is a `posix_spawn` whose spawn of a missing path returns 0; `Auto`
-//!   then takes the next strategy and a forced one is `Unsupported`
-//!   (`ci/checks/48-fake-vfork.sh` runs the spawn suites under both tools).
+//!   then takes the next strategy (under valgrind with glibc: `fork`; under qemu-user with
+//!   musl, whose `posix_spawn` reports through a pipe: `posix_spawn`) and a forced one is
+//!   `Unsupported` (`spawn/tests/fake_vfork.rs`, run under both tools by
+//!   `ci/checks/48-fake-vfork.sh`; the `sandbox.valgrind` and `sandbox.qemu-user` matrix
+//!   rows). A process whose environment changes after the probe is not covered: a spawn that
+//!   then finds the sentinel missing kills its child and returns an error.
 //! - **Bad input fails before anything is spawned:** a NUL byte in the program, an argument,
 //!   an environment key or value, or the working directory is `ErrorKind::InvalidInput` naming
 //!   which; an empty program is `ENOENT`; a signal number the platform does not know (in
