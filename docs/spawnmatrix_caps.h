@@ -131,7 +131,7 @@
 /* POSIX_SPAWN_SETSCHEDULER: nothing known for this family */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDULER 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDULER 0
-/* POSIX_SPAWN_SETSID: summary `9`; evidence yes: 9 D, 14 D; sources: BIO-H (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:60-61; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:99-100; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:45-47) */
+/* POSIX_SPAWN_SETSID: summary `≤9`; evidence yes: 9 D, 14 D; sources: BIO-H (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:60-61; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:99-100; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:45-47) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 28)
 /* POSIX_SPAWN_SETSIGDEF: nothing known for this family */
@@ -187,10 +187,10 @@
 /* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.34 L, 2.39 L, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2045)
-/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `<=2.17`; evidence yes: 2.17 L, 2.28 L, 2.29 L, 2.34 L, 2.39 L, 2.44 L */
+/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `≤2.17`; evidence yes: 2.17 L, 2.28 L, 2.29 L, 2.34 L, 2.39 L, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 2017)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 2017)
-/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `<=2.17`; evidence yes: 2.17 L, 2.28 L, 2.29 L, 2.34 L, 2.39 L, 2.44 L */
+/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `≤2.17`; evidence yes: 2.17 L, 2.28 L, 2.29 L, 2.34 L, 2.39 L, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 2017)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 2017)
 /* POSIX_SPAWNP: summary `2.2`; evidence yes: 2.17 LD, 2.23 D, 2.27 D, 2.28 LD, 2.29 LD, 2.31 RD, 2.34 LD, 2.36 RD, 2.39 LD, 2.41 RD, 2.43 RD, 2.44 LD; sources: GL-NEWS-2.2 (bminor/glibc@04e750e75b73957cf1c791535a3f4319534a52fc:NEWS:7489) */
@@ -202,7 +202,7 @@
 /* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.34 L, 2.39 L, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2045)
-/* POSIX_SPAWN_RESETIDS: summary `<=2.31`; evidence yes: 2.31 R, 2.36 R, 2.41 R, 2.43 R, 2.44 L */
+/* POSIX_SPAWN_RESETIDS: summary `≤2.31`; evidence yes: 2.31 R, 2.36 R, 2.41 R, 2.43 R, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 2031)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 2031)
 /* POSIX_SPAWN_SETCGROUP: summary `2.39`; evidence no: 2.17 D, 2.23 D, 2.27 D, 2.28 D, 2.29 D, 2.31 RD, 2.34 D, 2.36 RD; yes: 2.39 D, 2.41 RD, 2.43 RD, 2.44 LD; sources: GL-NEWS-2.39 (bminor/glibc@04e750e75b73957cf1c791535a3f4319534a52fc:NEWS:831-842) */
@@ -211,7 +211,7 @@
 /* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.31 R, 2.34 L, 2.36 R, 2.39 L, 2.41 R, 2.43 R, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2045)
-/* POSIX_SPAWN_SETPGROUP: summary `<=2.31`; evidence yes: 2.31 R, 2.36 R, 2.41 R, 2.43 R, 2.44 L */
+/* POSIX_SPAWN_SETPGROUP: summary `≤2.31`; evidence yes: 2.31 R, 2.36 R, 2.41 R, 2.43 R, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 2031)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 2031)
 /* POSIX_SPAWN_SETSCHEDPARAM: summary `2.2`; evidence yes: 2.17 D, 2.23 D, 2.27 D, 2.28 D, 2.29 D, 2.31 RD, 2.34 D, 2.36 RD, 2.39 D, 2.41 RD, 2.43 RD, 2.44 LD; sources: GL-NEWS-2.2 (bminor/glibc@04e750e75b73957cf1c791535a3f4319534a52fc:NEWS:7489) */
@@ -223,16 +223,16 @@
 /* POSIX_SPAWN_SETSID: summary `2.26`; evidence no: 2.17 D, 2.23 D; yes: 2.27 D, 2.28 D, 2.29 D, 2.31 RD, 2.34 D, 2.36 RD, 2.39 D, 2.41 RD, 2.43 RD, 2.44 LD; sources: GL-NEWS-2.26 (bminor/glibc@04e750e75b73957cf1c791535a3f4319534a52fc:NEWS:4449-4450) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 2026)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSID ((SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2024) || (SPAWNMATRIX_VERSION >= 2026))
-/* POSIX_SPAWN_SETSIGDEF: summary `<=2.31`; evidence yes: 2.31 R, 2.36 R, 2.41 R, 2.43 R, 2.44 L */
+/* POSIX_SPAWN_SETSIGDEF: summary `≤2.31`; evidence yes: 2.31 R, 2.36 R, 2.41 R, 2.43 R, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 2031)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 2031)
-/* POSIX_SPAWN_SETSIGMASK: summary `<=2.31`; evidence yes: 2.31 R, 2.36 R, 2.41 R, 2.43 R, 2.44 L */
+/* POSIX_SPAWN_SETSIGMASK: summary `≤2.31`; evidence yes: 2.31 R, 2.36 R, 2.41 R, 2.43 R, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 2031)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 2031)
 /* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.31 R, 2.34 L, 2.36 R, 2.39 L, 2.41 R, 2.43 R, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_START_SUSPENDED 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2045)
-/* POSIX_SPAWN_USEVFORK: summary `<=2.31`; evidence yes: 2.31 R, 2.36 R, 2.41 R, 2.43 R, 2.44 L */
+/* POSIX_SPAWN_USEVFORK: summary `≤2.31`; evidence yes: 2.31 R, 2.36 R, 2.41 R, 2.43 R, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_USEVFORK (SPAWNMATRIX_VERSION >= 2031)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_USEVFORK (SPAWNMATRIX_VERSION >= 2031)
 
@@ -256,7 +256,7 @@
 /* POSIX_SPAWN: summary `10.5`; evidence yes: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 LD, 27.0 LD; sources: XNU-H (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:64-70; apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:173-180) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 100500)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 100500)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `26`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D; yes: 26.0 LD, 27.0 LD; sources: PHP-21552 (https://github.com/php/php-src/issues/21552; https://github.com/php/php-src/pull/21553) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `26.0`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D; yes: 26.0 LD, 27.0 LD; sources: PHP-21552 (https://github.com/php/php-src/issues/21552; https://github.com/php/php-src/pull/21553) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR (SPAWNMATRIX_VERSION >= 260000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR ((SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 160000) || (SPAWNMATRIX_VERSION >= 260000))
 /* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `10.15`; evidence no: 10.14 LD; yes: 10.15 LD, 14 D, 15 D, 26.0 LD, 27.0 LD; sources: PHP-21552 (https://github.com/php/php-src/issues/21552; https://github.com/php/php-src/pull/21553), XNU-6153 (apple-oss-distributions/xnu@a5e7219620fa69943647714baaf632196f37249e:libsyscall/wrappers/spawn/spawn.h:154; apple-oss-distributions/xnu@a5e7219620fa69943647714baaf632196f37249e:bsd/sys/spawn.h:65) */
@@ -265,7 +265,7 @@
 /* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: GNULIB-MAC14 (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addtcsetpgrp_np.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/pidfd_spawn.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawnattr_setcgroup_np.texi#L16-L17), XNU-H-ALL (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:55-185) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `26.0`; evidence no: 10.14 L, 10.15 L; yes: 26.0 L, 27.0 L */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `10.16–26.0`; evidence no: 10.14 L, 10.15 L; yes: 26.0 L, 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR (SPAWNMATRIX_VERSION >= 260000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR ((SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 101600) || (SPAWNMATRIX_VERSION >= 260000))
 /* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `10.15`; evidence no: 10.14 LD; yes: 10.15 LD, 14 D, 15 D, 26.0 LD, 27.0 LD; sources: XNU-H (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:64-70; apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:173-180) */
@@ -298,16 +298,16 @@
 /* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
-/* POSIX_SPAWN_RESETIDS: summary `<=27.0`; evidence yes: 27.0 L */
+/* POSIX_SPAWN_RESETIDS: summary `≤27.0`; evidence yes: 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 270000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 270000)
 /* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETCGROUP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETCGROUP (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
-/* POSIX_SPAWN_SETEXEC: summary `<=27.0`; evidence yes: 27.0 L */
+/* POSIX_SPAWN_SETEXEC: summary `≤27.0`; evidence yes: 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 270000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 270000)
-/* POSIX_SPAWN_SETPGROUP: summary `<=27.0`; evidence yes: 27.0 L */
+/* POSIX_SPAWN_SETPGROUP: summary `≤27.0`; evidence yes: 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 270000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 270000)
 /* POSIX_SPAWN_SETSCHEDPARAM: summary `no`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: XNU-SYSH (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:bsd/sys/spawn.h:50-52) */
@@ -319,13 +319,13 @@
 /* POSIX_SPAWN_SETSID: summary `10.15`; evidence no: 10.14 D; yes: 10.15 D, 14 D, 15 D, 26.0 D, 27.0 LD; sources: XNU-6153 (apple-oss-distributions/xnu@a5e7219620fa69943647714baaf632196f37249e:libsyscall/wrappers/spawn/spawn.h:154; apple-oss-distributions/xnu@a5e7219620fa69943647714baaf632196f37249e:bsd/sys/spawn.h:65) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 101500)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 101400)
-/* POSIX_SPAWN_SETSIGDEF: summary `<=27.0`; evidence yes: 27.0 L */
+/* POSIX_SPAWN_SETSIGDEF: summary `≤27.0`; evidence yes: 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 270000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 270000)
-/* POSIX_SPAWN_SETSIGMASK: summary `<=27.0`; evidence yes: 27.0 L */
+/* POSIX_SPAWN_SETSIGMASK: summary `≤27.0`; evidence yes: 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 270000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 270000)
-/* POSIX_SPAWN_START_SUSPENDED: summary `<=27.0`; evidence yes: 27.0 L */
+/* POSIX_SPAWN_START_SUSPENDED: summary `≤27.0`; evidence yes: 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 270000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 270000)
 /* POSIX_SPAWN_USEVFORK: summary `no`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
@@ -348,16 +348,16 @@
 /* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `no`; evidence no: 13.0 D, 14.0 LD, 15.1 L; sources: GNULIB-POSIXNAMES (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addfchdir.texi#L16-L17) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR (SPAWNMATRIX_VERSION >= 1300000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `14.0`; evidence no: 13.0 D; yes: 14.0 LD, 15.0 D, 15.1 LD; sources: FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `13.1–14.0`; evidence no: 13.0 D; yes: 14.0 LD, 15.0 D, 15.1 LD; sources: FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP (SPAWNMATRIX_VERSION >= 1400000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP ((SPAWNMATRIX_VERSION >= 1300000 && SPAWNMATRIX_VERSION < 1301000) || (SPAWNMATRIX_VERSION >= 1400000))
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `14.0`; evidence no: 13.0 D; yes: 14.0 LD, 15.0 D, 15.1 LD; sources: FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-CF (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `13.1–14.0`; evidence no: 13.0 D; yes: 14.0 LD, 15.0 D, 15.1 LD; sources: FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-CF (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP (SPAWNMATRIX_VERSION >= 1400000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP ((SPAWNMATRIX_VERSION >= 1300000 && SPAWNMATRIX_VERSION < 1301000) || (SPAWNMATRIX_VERSION >= 1400000))
 /* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `no`; evidence no: 13.0 D, 14.0 LD, 15.1 L; sources: GNULIB-POSIXNAMES (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addfchdir.texi#L16-L17) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR (SPAWNMATRIX_VERSION >= 1300000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `14.0`; evidence no: 13.0 D; yes: 14.0 LD, 15.0 D, 15.1 LD; sources: FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `13.1–14.0`; evidence no: 13.0 D; yes: 14.0 LD, 15.0 D, 15.1 LD; sources: FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP (SPAWNMATRIX_VERSION >= 1400000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP ((SPAWNMATRIX_VERSION >= 1300000 && SPAWNMATRIX_VERSION < 1301000) || (SPAWNMATRIX_VERSION >= 1400000))
 /* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no`; evidence no: 14.0 L, 15.1 L */
@@ -372,10 +372,10 @@
 /* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 1400000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `<=14.0`; evidence yes: 14.0 L, 15.1 L */
+/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `≤14.0`; evidence yes: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 1400000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 1400000)
-/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `<=14.0`; evidence yes: 14.0 L, 15.1 L */
+/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `≤14.0`; evidence yes: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 1400000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 1400000)
 /* POSIX_SPAWNP: summary `8.0`; evidence yes: 13.0 D, 14.0 LD, 15.0 D, 15.1 LD; sources: FB-MAN-8.0 (https://github.com/freebsd/freebsd-src/blob/2d46bd9d441bc0e60e9e72998e7a05858d194da4/lib/libc/gen/posix_spawn_file_actions_addopen.3) */
@@ -384,10 +384,10 @@
 /* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no`; evidence no: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_CLOEXEC_DEFAULT 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 1400000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `<=15.1`; evidence yes: 15.1 L */
+/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `≤15.1`; evidence yes: 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 1501000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 1501000)
-/* POSIX_SPAWN_RESETIDS: summary `<=15.1`; evidence yes: 15.1 L */
+/* POSIX_SPAWN_RESETIDS: summary `≤15.1`; evidence yes: 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 1501000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 1501000)
 /* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 14.0 L, 15.1 L */
@@ -396,7 +396,7 @@
 /* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 1400000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWN_SETPGROUP: summary `<=15.1`; evidence yes: 15.1 L */
+/* POSIX_SPAWN_SETPGROUP: summary `≤15.1`; evidence yes: 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 1501000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 1501000)
 /* POSIX_SPAWN_SETSCHEDPARAM: summary `8.0`; evidence yes: 13.0 D, 14.0 D, 15.0 D, 15.1 LD; sources: FB-SRC (freebsd/freebsd-src@021c2dcfba530bce3d9955715e89fb355345ec55:lib/libc/gen/posix_spawn.c:250-270; freebsd/freebsd-src@021c2dcfba530bce3d9955715e89fb355345ec55:lib/libc/gen/posix_spawn.c:341-369; freebsd/freebsd-src@021c2dcfba530bce3d9955715e89fb355345ec55:lib/libc/gen/posix_spawn.c:178-196; freebsd/freebsd-src@021c2dcfba530bce3d9955715e89fb355345ec55:lib/libc/gen/posix_spawn.c:262-265; freebsd/freebsd-src@021c2dcfba530bce3d9955715e89fb355345ec55:lib/libc/gen/posix_spawn.c:528-534; freebsd/freebsd-src@021c2dcfba530bce3d9955715e89fb355345ec55:lib/libc/gen/posix_spawn.c:465-466; freebsd/freebsd-src@021c2dcfba530bce3d9955715e89fb355345ec55:lib/libc/gen/posix_spawn.c:642-649; freebsd/freebsd-src@021c2dcfba530bce3d9955715e89fb355345ec55:lib/libc/gen/posix_spawn.c:109-117) */
@@ -408,10 +408,10 @@
 /* POSIX_SPAWN_SETSID: summary `no`; evidence no: 13.0 D, 14.0 LD, 15.1 L; sources: FB-H14 (https://github.com/freebsd/freebsd-src/blob/b44edb8f/include/spawn.h) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSID 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 1300000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWN_SETSIGDEF: summary `<=15.1`; evidence yes: 15.1 L */
+/* POSIX_SPAWN_SETSIGDEF: summary `≤15.1`; evidence yes: 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 1501000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 1501000)
-/* POSIX_SPAWN_SETSIGMASK: summary `<=15.1`; evidence yes: 15.1 L */
+/* POSIX_SPAWN_SETSIGMASK: summary `≤15.1`; evidence yes: 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 1501000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 1501000)
 /* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 14.0 L, 15.1 L */
@@ -461,10 +461,10 @@
 /* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `<=10.1`; evidence yes: 10.1 L, 11.0 L */
+/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `≤10.1`; evidence yes: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 1001000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 1001000000)
-/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `<=10.1`; evidence yes: 10.1 L, 11.0 L */
+/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `≤10.1`; evidence yes: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 1001000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 1001000000)
 /* POSIX_SPAWNP: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 LD, 11.0 LD; sources: NB-WIKI (https://wiki.netbsd.org/projects/project/pkgsrc_spawn_support/) */
@@ -476,7 +476,7 @@
 /* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* POSIX_SPAWN_RESETIDS: summary `<=11.0`; evidence yes: 11.0 L */
+/* POSIX_SPAWN_RESETIDS: summary `≤11.0`; evidence yes: 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 1100000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 1100000000)
 /* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 10.1 L, 11.0 L */
@@ -485,22 +485,22 @@
 /* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* POSIX_SPAWN_SETPGROUP: summary `<=11.0`; evidence yes: 11.0 L */
+/* POSIX_SPAWN_SETPGROUP: summary `≤11.0`; evidence yes: 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 1100000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 1100000000)
-/* POSIX_SPAWN_SETSCHEDPARAM: summary `<=11.0`; evidence yes: 11.0 L */
+/* POSIX_SPAWN_SETSCHEDPARAM: summary `≤11.0`; evidence yes: 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 1100000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 1100000000)
-/* POSIX_SPAWN_SETSCHEDULER: summary `<=11.0`; evidence yes: 11.0 L */
+/* POSIX_SPAWN_SETSCHEDULER: summary `≤11.0`; evidence yes: 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 1100000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 1100000000)
 /* POSIX_SPAWN_SETSID: summary `no`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSID 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* POSIX_SPAWN_SETSIGDEF: summary `<=11.0`; evidence yes: 11.0 L */
+/* POSIX_SPAWN_SETSIGDEF: summary `≤11.0`; evidence yes: 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 1100000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 1100000000)
-/* POSIX_SPAWN_SETSIGMASK: summary `<=11.0`; evidence yes: 11.0 L */
+/* POSIX_SPAWN_SETSIGMASK: summary `≤11.0`; evidence yes: 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 1100000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 1100000000)
 /* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 10.1 L, 11.0 L */
@@ -520,7 +520,7 @@
 /* PIDFD_SPAWNP: summary `no`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWNP 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWNP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN: summary `<=7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
+/* POSIX_SPAWN: summary `≤7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 /* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `no`; evidence no: 7.8 LD, 7.9 D; 1 range(s) left unknown: a release this family's macro cannot express; sources: GNULIB-POSIXNAMES (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addfchdir.texi#L16-L17) */
@@ -550,13 +550,13 @@
 /* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `<=7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
+/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `≤7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `<=7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
+/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `≤7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWNP: summary `<=7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
+/* POSIX_SPAWNP: summary `≤7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 /* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no`; evidence no: 7.8 L */
@@ -565,7 +565,7 @@
 /* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_RESETIDS: summary `<=7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
+/* POSIX_SPAWN_RESETIDS: summary `≤7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 /* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 7.8 L */
@@ -574,22 +574,22 @@
 /* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETPGROUP: summary `<=7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
+/* POSIX_SPAWN_SETPGROUP: summary `≤7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETSCHEDPARAM: summary `<=7.8`; evidence yes: 7.8 L (disagreement); 1 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC (openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:1; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:101-111; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:157-175; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:203-229; https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c) */
+/* POSIX_SPAWN_SETSCHEDPARAM: summary `ignored ≤5.7`; evidence ignored: 7.8 LD; 2 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC (openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:1; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:101-111; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:157-175; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:203-229; https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETSCHEDULER: summary `<=7.8`; evidence yes: 7.8 L (disagreement); 1 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC (openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:1; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:101-111; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:157-175; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:203-229; https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c) */
+/* POSIX_SPAWN_SETSCHEDULER: summary `ignored ≤5.7`; evidence ignored: 7.8 LD; 2 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC (openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:1; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:101-111; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:157-175; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:203-229; https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 /* POSIX_SPAWN_SETSID: summary `no`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSID 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETSIGDEF: summary `<=7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
+/* POSIX_SPAWN_SETSIGDEF: summary `≤7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETSIGMASK: summary `<=7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
+/* POSIX_SPAWN_SETSIGMASK: summary `≤7.8`; evidence yes: 7.8 L; 1 range(s) left unknown: a release this family's macro cannot express */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 /* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 7.8 L */

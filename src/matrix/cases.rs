@@ -3,12 +3,44 @@
 
 use std::collections::BTreeMap;
 
+use crate::conformance::case::{Action, Case, ChdirApi, SpawnFn};
 use crate::conformance::LoadedCase;
+
+/// The function rows a case calls: its spawn function and the file actions beyond the
+/// original three (open, close and dup2 come with `posix_spawn`).
+fn uses(case: &Case) -> Vec<String> {
+    let spawn = match case.spawn {
+        SpawnFn::PosixSpawnp => "posix_spawnp",
+        SpawnFn::PosixSpawn => "posix_spawn",
+    };
+    let mut out = vec![format!("functions.{spawn}")];
+    for action in case.actions.iter().flatten() {
+        let name = match action {
+            Action::Chdir {
+                api: ChdirApi::Np, ..
+            } => "posix_spawn_file_actions_addchdir_np",
+            Action::Chdir { .. } => "posix_spawn_file_actions_addchdir",
+            Action::Fchdir {
+                api: ChdirApi::Np, ..
+            } => "posix_spawn_file_actions_addfchdir_np",
+            Action::Fchdir { .. } => "posix_spawn_file_actions_addfchdir",
+            Action::Closefrom { .. } => "posix_spawn_file_actions_addclosefrom_np",
+            _ => continue,
+        };
+        let row = format!("functions.{name}");
+        if !out.contains(&row) {
+            out.push(row);
+        }
+    }
+    out
+}
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CaseIndex {
     /// Case id -> (area, title).
     cases: BTreeMap<String, (String, String)>,
+    /// Case id -> the feature rows it relies on.
+    uses: BTreeMap<String, Vec<String>>,
     /// Areas in catalogue order.
     areas: Vec<String>,
 }
@@ -31,6 +63,7 @@ impl CaseIndex {
             index
                 .cases
                 .insert(c.case.id.clone(), (area, c.case.title.clone()));
+            index.uses.insert(c.case.id.clone(), uses(&c.case));
         }
         index
     }
@@ -47,6 +80,11 @@ impl CaseIndex {
             Some((area, _)) => area,
             None => case_id.split('-').next().unwrap_or(case_id),
         }
+    }
+
+    /// The feature rows a case relies on (empty for a case the index does not know).
+    pub fn uses(&self, case_id: &str) -> &[String] {
+        self.uses.get(case_id).map_or(&[], Vec::as_slice)
     }
 
     pub fn title(&self, case_id: &str) -> Option<&str> {
