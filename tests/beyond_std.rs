@@ -71,9 +71,9 @@ fn close_fds_keeps_exec_errors(strategy: Strategy) {
 }
 
 /// `groups` (unstable in std, so not in the parity suite): as root the child has exactly the
-/// given groups, and this process keeps its own ids (the `CLONE_VM` strategies use raw
-/// system calls, which change only the child); more than `NGROUPS_MAX` fails the spawn.
-/// `posix_spawn` cannot set ids and must refuse.
+/// given groups, and this process keeps its own ids; more than `NGROUPS_MAX` fails the spawn.
+/// Only a forked child sets ids: `Auto` forks, every other forced strategy must refuse
+/// (`posix_spawn` cannot; a `CLONE_VM` child would make this process non-dumpable).
 #[apply(every_strategy)]
 fn groups_gid_uid_change_only_the_child(strategy: Strategy) {
     let _g = serial();
@@ -86,7 +86,7 @@ fn groups_gid_uid_change_only_the_child(strategy: Strategy) {
         .groups(&too_many)
         .spawn()
         .map(drop);
-    if !strategy.is_available() || strategy == Strategy::PosixSpawn {
+    if !matches!(strategy, Strategy::Auto | Strategy::Fork) {
         assert_eq!(r.unwrap_err().kind(), std::io::ErrorKind::Unsupported);
         return;
     }
@@ -96,13 +96,20 @@ fn groups_gid_uid_change_only_the_child(strategy: Strategy) {
     }
     // The helper lives in root's cache folder, which the new user cannot enter: the shell's
     // `id` reports instead.
-    let out = command("/bin/sh", strategy)
+    let child = command("/bin/sh", strategy)
         .args(["-c", "id -u; id -ru; id -g; id -rg; id -G"])
         .uid(65534)
         .gid(65533)
         .groups(&[65533, 4])
-        .output()
+        .stdout(Stdio::piped())
+        .spawn()
         .unwrap();
+    assert_eq!(
+        child.strategy(),
+        Strategy::Fork,
+        "ids run in a forked child"
+    );
+    let out = child.wait_with_output().unwrap();
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "65534\n65534\n65533\n65533\n65533 4\n"

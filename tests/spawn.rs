@@ -1,6 +1,8 @@
 //! Integration tests of `spawnmatrix::spawn`: every behaviour is checked with every strategy
 //! (a strategy this platform lacks must refuse with `Unsupported`). Tests run one at a time
-//! (`serial()`), because the no-zombie checks look at all of this process's children.
+//! (`serial()`), because the no-zombie checks look at all of this process's children. It is a
+//! test of the tool, not of the library, because what the child saw comes from the C child
+//! helper's report, which only the tool builds.
 
 use std::ffi::OsStr;
 use std::fs;
@@ -780,5 +782,34 @@ fn failed_spawns_leak_no_fd(strategy: Strategy) {
         drop(c);
         assert_eq!(open_fds(), before, "case {case} leaked an fd");
     }
+    assert_no_children();
+}
+
+/// Where this crate has no clone3 trampoline (i686 here), a forced `Clone3` says so, not that
+/// the kernel refuses clone3; `caps` keeps the kernel's answer (`clone3`) apart from the
+/// crate's (`crate.clone3`).
+#[cfg(target_os = "linux")]
+#[rstest]
+fn forced_clone3_without_a_trampoline_names_the_crate() {
+    let _g = serial();
+    let caps = spawnmatrix::spawn::caps::detect();
+    let ours = &caps["crate.clone3"];
+    let has = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+    assert_eq!(ours.available, has, "{ours:?}");
+    if has {
+        return;
+    }
+    assert!(!Strategy::Clone3.is_available());
+    let e = Command::new("/bin/true")
+        .strategy(Strategy::Clone3)
+        .spawn()
+        .expect_err("no trampoline: no clone3");
+    assert_eq!(e.kind(), ErrorKind::Unsupported, "{e}");
+    let msg = e.to_string();
+    assert!(
+        msg.contains("this crate has no clone3 support on this architecture"),
+        "{msg}"
+    );
+    assert!(!msg.contains("kernel"), "{msg}");
     assert_no_children();
 }

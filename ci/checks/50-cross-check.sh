@@ -16,7 +16,9 @@ cargo "+$nightly" check --locked -Zbuild-std=std,panic_abort --target x86_64-pc-
 # each with compile-time size and offset assertions), on architectures that cannot run here:
 # MIPS n64 and o32 (flags first, 128 signals), SPARC (restorer as an extra syscall argument),
 # riscv (no restorer). The spawn package only: libc is its one dependency.
-for t in mips64-unknown-linux-gnuabi64 mips-unknown-linux-gnu sparc64-unknown-linux-gnu riscv64gc-unknown-linux-gnu; do
+# x32 (x86_64 instructions, 32-bit pointers): the clone3 trampoline zero-extends its operands
+# there (this kernel has no CONFIG_X86_X32_ABI, so it is type-checked only).
+for t in mips64-unknown-linux-gnuabi64 mips-unknown-linux-gnu sparc64-unknown-linux-gnu riscv64gc-unknown-linux-gnu x86_64-unknown-linux-gnux32; do
   echo "-- $t (spawnmatrix-spawn, $nightly, -Zbuild-std)"
   cargo "+$nightly" check --locked -Zbuild-std=std,panic_abort --target "$t" -p spawnmatrix-spawn
 done

@@ -12,7 +12,7 @@ use super::env::EnvChanges;
 use super::ids::Ids;
 use super::plan::Prepared;
 use super::status::{ExitStatus, Output};
-use super::stdio::{Stdio, StdioKind};
+use super::stdio::{cloexec_at_handover, Stdio, StdioKind};
 use super::strategy::Strategy;
 
 /// Where the child runs.
@@ -186,7 +186,9 @@ impl Command {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn current_dir_fd(&mut self, dir: impl Into<OwnedFd>) -> &mut Command {
-        self.cwd = Some(Cwd::Fd(dir.into()));
+        let dir = dir.into();
+        cloexec_at_handover(&dir);
+        self.cwd = Some(Cwd::Fd(dir));
         self
     }
 
@@ -210,8 +212,8 @@ impl Command {
 
     /// Makes `parent_fd` appear as `child_fd` in the child (0..=2 set stdin/stdout/stderr).
     /// Mappings may overlap and permute. A negative `child_fd` fails at spawn. The command
-    /// owns the fd from now on and marks it close-on-exec, so it reaches a child only where
-    /// it is mapped.
+    /// owns the fd from now on and marks it close-on-exec at once (not at spawn), so it
+    /// reaches a child only where it is mapped, even one another thread spawns meanwhile.
     ///
     /// ```
     /// use std::os::fd::OwnedFd;
@@ -231,6 +233,7 @@ impl Command {
     /// ```
     pub fn fd(&mut self, child_fd: RawFd, parent_fd: impl Into<OwnedFd>) -> &mut Command {
         let fd = parent_fd.into();
+        cloexec_at_handover(&fd);
         match usize::try_from(child_fd) {
             Ok(i @ 0..=2) => self.stdio[i] = Some(Stdio(StdioKind::Fd(fd))),
             _ => {
@@ -369,6 +372,7 @@ impl Command {
     }
 
     fn spawn_with(&mut self, defaults: Defaults) -> io::Result<Child> {
+        let _errno = super::error::KeepErrno::new();
         let (mut prepared, parent_ends) = Prepared::new(self, defaults)?;
         prepared.set_pre_exec(&mut self.pre_exec);
         let (pid, used) = super::dispatch::spawn(self.strategy, &mut prepared)?;

@@ -80,6 +80,30 @@ pub(super) fn errno() -> libc::c_int {
     }
 }
 
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "cygwin"))]
+use libc::__errno_location as errno_location;
+#[cfg(any(target_os = "freebsd", target_vendor = "apple"))]
+use libc::__error as errno_location;
+
+/// Keeps the calling thread's `errno` as it was when made, and puts it back on drop: a spawn
+/// leaves `errno` alone, although the libc calls it makes (and a `CLONE_VM` child, which
+/// shares this thread's TLS) set it on the way.
+pub(super) struct KeepErrno(libc::c_int);
+
+impl KeepErrno {
+    pub(super) fn new() -> KeepErrno {
+        // SAFETY: the calling thread's errno, always valid to read.
+        KeepErrno(unsafe { *errno_location() })
+    }
+}
+
+impl Drop for KeepErrno {
+    fn drop(&mut self) {
+        // SAFETY: the calling thread's errno, always valid to write.
+        unsafe { *errno_location() = self.0 };
+    }
+}
+
 /// `Ok` for a libc call that returns -1 and sets errno on failure.
 pub(super) fn check(rc: libc::c_int) -> io::Result<libc::c_int> {
     if rc == -1 {

@@ -6,9 +6,11 @@ use std::io::{self, Read};
 use std::os::fd::{AsRawFd, OwnedFd};
 
 use super::child::{abandon, reap_failed};
+use super::child_calls;
 use super::error::last;
 use super::exec_child;
 use super::fdplan::copy_above;
+use super::ids::ChildIds;
 use super::os::pipe_cloexec;
 use super::plan::Prepared;
 use super::sigs::BlockAll;
@@ -28,13 +30,13 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
     if pid == 0 {
         // SAFETY: in the child, with the view prepared above.
         unsafe {
-            let e = exec_child::run(&view);
-            libc::write(
+            let e = exec_child::run::<ChildIds>(&view);
+            child_calls::write(
                 write_end.as_raw_fd(),
                 (&e as *const libc::c_int).cast(),
                 std::mem::size_of::<libc::c_int>(),
             );
-            libc::_exit(127)
+            child_calls::exit(127)
         }
     }
     let fork_error = (pid == -1).then(last);

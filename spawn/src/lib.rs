@@ -70,19 +70,26 @@
 //!   fd), every fd mapped with [`Command::fd`], and whatever fds the parent left without
 //!   `FD_CLOEXEC`; nothing this crate opens or is given reaches the child under any other
 //!   number. Mappings may overlap and permute (`3→4` with `4→3`). Fds handed to the `Command`
-//!   are marked close-on-exec in the parent.
-//! - **The parent is untouched:** its working directory and signal mask are never changed
-//!   (the directory change happens in the child only; signals are blocked around the clone
-//!   and the old mask restored).
+//!   (or made into a `Stdio`) are marked close-on-exec in the parent the moment they are
+//!   handed over, so no child another thread spawns meanwhile inherits them.
+//! - **The parent is untouched:** after every spawn, successful, failed or refused, under
+//!   every strategy, the parent's dumpable flag, real/effective/saved ids and groups, working
+//!   directory, umask, calling thread's signal mask, signal dispositions, fd table (numbers,
+//!   flags, files), the calling thread's `errno` and its children (none left behind) are as
+//!   they were (`spawn/tests/parent_untouched.rs` compares each, strategy by scenario).
 //! - **Environment.** When it is unchanged, the child gets a copy of the process environment
 //!   taken at spawn time under std's environment lock, so `std::env::set_var` in another thread
 //!   is safe, as with `std`. A `setenv` from C code in another thread is a data race (as with
 //!   `std`). Entries without `=` (which `std::env::vars_os` skips) reach a child whose
 //!   environment is unchanged, as with std.
-//! - **Which strategy can do what.** `pre_exec` closures need a forked child: `Auto` uses
-//!   `fork` for them, and any other forced strategy is `Unsupported`. `posix_spawn` cannot
-//!   set ids (`uid`/`gid`/`groups`: `Unsupported`); the `CLONE_VM` strategies set them with raw
-//!   system calls that change only the child.
+//! - **The child calls the kernel, not libc** (Linux): between its creation and `execve`,
+//!   the child of `clone3`, `clone_vfork` and `fork` makes raw system calls only, so an
+//!   `LD_PRELOAD` interposer of `open`, `close`, `chdir`, `dup2`, `execve`, `sigaction`, ...
+//!   sees none of them (`spawn/tests/no_libc_in_child.rs`); it still sees the parent's.
+//! - **Which strategy can do what.** `pre_exec` closures and ids (`uid`/`gid`/`groups`) need
+//!   a forked child, as in std: `Auto` uses `fork` for them, and any other forced strategy is
+//!   `Unsupported` (a `CLONE_VM` child that changes ids makes the kernel mark the shared
+//!   memory, so the parent, non-dumpable).
 //!
 //! # Differences from `std::process`
 //!
@@ -122,6 +129,7 @@ pub mod caps;
 pub mod sys;
 
 mod child;
+mod child_calls;
 mod closefds;
 mod command;
 mod command_debug;

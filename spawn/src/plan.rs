@@ -164,9 +164,17 @@ impl Prepared {
         self.pre_exec_len = closures.len();
     }
 
-    /// Why only a forked child can run this request, if so.
+    /// Why only a forked child can run this request, if so: `pre_exec` closures, and ids.
+    /// A child that changes its effective ids while it shares the parent's memory makes the
+    /// parent non-dumpable for good (the kernel's `commit_creds` resets the dumpable flag of
+    /// the shared mm), so ids never run in a `CLONE_VM` child; std forks for them too.
     pub(super) fn needs_fork(&self) -> Option<&'static str> {
-        (self.pre_exec_len > 0).then_some("run pre_exec closures (they need a forked child)")
+        if self.pre_exec_len > 0 {
+            return Some("run pre_exec closures (they need a forked child)");
+        }
+        self.ids.any().then_some(
+            "set user or group ids (they need a forked child: a child sharing the parent's memory would make the parent non-dumpable)",
+        )
     }
 
     /// Whether the program is a relative path that the child must resolve after changing

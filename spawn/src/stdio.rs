@@ -79,7 +79,10 @@ impl Stdio {
 }
 
 impl From<OwnedFd> for Stdio {
+    /// Marks the fd close-on-exec now, so a child another thread spawns meanwhile does not
+    /// inherit it.
     fn from(fd: OwnedFd) -> Stdio {
+        cloexec_at_handover(&fd);
         Stdio(StdioKind::Fd(fd))
     }
 }
@@ -192,6 +195,14 @@ fn open_dev_null() -> io::Result<OwnedFd> {
     let fd = check(unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR | libc::O_CLOEXEC) })?;
     // SAFETY: a new fd that nobody else owns.
     Ok(unsafe { OwnedFd::from_raw_fd(fd) })
+}
+
+/// Marks an fd close-on-exec the moment a `Command` or `Stdio` takes it, so that no child
+/// spawned meanwhile (by another thread, any library) inherits it. The builders cannot
+/// return an error; a failure (impossible for a valid fd) shows at spawn, which marks it
+/// again and reports it.
+pub(super) fn cloexec_at_handover(fd: &OwnedFd) {
+    let _ = set_cloexec(fd.as_raw_fd());
 }
 
 /// Marks an fd the `Command` owns close-on-exec, so it reaches a child only where it is mapped.

@@ -37,7 +37,7 @@ pub struct Args {
     #[arg(long)]
     quiet: bool,
     /// Let the scheduler place the benchmark and its children on any CPU (by default they
-    /// share one, which makes repeated runs agree; see ARCHITECTURE.md, bench).
+    /// share one, which makes repeated runs agree).
     #[arg(long)]
     no_pin: bool,
     /// Measure cost at scale instead: 1/2/4/8 threads spawning at once, 0/1k/10k environment

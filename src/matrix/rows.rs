@@ -54,6 +54,10 @@ pub fn group(id: &str, cases: &CaseIndex) -> ((u8, usize), Group) {
         "functions" => ((0, 0), String::from("Functions")),
         "flags" => ((1, 0), String::from("Attribute flags")),
         "kernel" => ((2, 0), String::from("Kernel features")),
+        "crate" => (
+            (2, 1),
+            String::from("This crate's own support on the target (apart from the kernel's)"),
+        ),
         "fuzz" => (
             (5, 0),
             String::from(
@@ -278,6 +282,7 @@ mod tests {
     #[case("POSIX_SPAWN_SETSID", "setflags", "flags.POSIX_SPAWN_SETSID")]
     #[case("clone3", "kernel-syscall", "kernel.clone3")]
     #[case("kernel.pidfd", "dlsym", "kernel.pidfd")]
+    #[case("crate.clone3", "crate-arch", "crate.clone3")]
     fn capability_rows(#[case] name: &str, #[case] how: &str, #[case] row: &str) {
         assert_eq!(capability_row(name, &cap(how)), row);
     }

@@ -100,11 +100,13 @@ pub struct Answer {
     /// needs a build-time condition), each with its note and source.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub states: Vec<State>,
-    /// The documented notes behind the current value.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// The documented notes behind the current value. Not written here: the published
+    /// answer (`published::PublishedAnswer`) writes every note behind the answer under this
+    /// name, which is what reading `summary.json` back fills in.
+    #[serde(default, skip_serializing)]
     pub notes: Vec<String>,
-    /// The documented sources behind the current value (`KEY: note (citations)`).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// The documented sources behind the current value (`KEY: note (citations)`); as `notes`.
+    #[serde(default, skip_serializing)]
     pub sources: Vec<String>,
     /// The current value is known only through this release: a later release has a function
     /// the case uses, so what the case does there is not known (`unsupported through 15`).
@@ -123,7 +125,7 @@ pub struct Step {
     /// to a link cell counts).
     pub evidence: Vec<Evidence>,
     /// The columns it was read from (not serialized: the family's release lists them).
-    #[serde(skip, default)]
+    #[serde(skip_serializing, default)]
     pub columns: Vec<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub disagreement: bool,
@@ -137,10 +139,11 @@ pub struct Step {
     /// The documented states over this release.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub states: Vec<State>,
-    /// The notes and sources of the cells that give this value.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// The notes and sources of the cells that give this value (the answer gathers them;
+    /// the published answer lists every cell's).
+    #[serde(default, skip_serializing)]
     pub notes: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing)]
     pub sources: Vec<String>,
 }
 

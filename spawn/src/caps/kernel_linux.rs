@@ -27,12 +27,24 @@ pub(super) fn detect() -> Vec<(String, Capability)> {
     } else {
         observed(false, "kernel-syscall", Some("needs clone3".to_string()))
     };
-    vec![
+    let mut caps = vec![
         ("clone3".to_string(), clone3),
         ("CLONE_CLEAR_SIGHAND".to_string(), clear_sighand),
         ("pidfd_open".to_string(), pidfd_open()),
         ("close_range".to_string(), close_range()),
-    ]
+    ];
+    #[cfg(target_os = "linux")]
+    caps.push(("crate.clone3".to_string(), crate_clone3()));
+    caps
+}
+
+/// Whether this crate can call clone3 on the target architecture (it needs a trampoline),
+/// apart from whether the kernel has it (`clone3` above).
+#[cfg(target_os = "linux")]
+fn crate_clone3() -> Capability {
+    let has = crate::linux::CLONE3_TRAMPOLINE;
+    let note = (!has).then(|| "no clone3 trampoline for this architecture".to_string());
+    observed(has, "crate-arch", note)
 }
 
 /// The errno of a raw syscall that returned -1.

@@ -12,6 +12,7 @@
 //! | `not-declared-for-target` | neither the `libc` crate nor this crate knows the value here |
 //! | `kernel-syscall` | a syscall that creates nothing answered (not `ENOSYS`) |
 //! | `kernel-clone3-child` | `clone3` with the flag created a child that exited at once |
+//! | `crate-arch` | compiled into this crate for the target architecture or not (`crate.clone3`: a clone3 trampoline), whatever the kernel has |
 //! | `kernel-probe-failed` | the kernel probe itself failed for want of resources (`EAGAIN`, `EMFILE`, `ENFILE`, `ENOMEM`): unknown, so `available` (false) means nothing |
 //!
 //! An accepted flag is not yet a working flag: the conformance suite checks behaviour.

@@ -120,7 +120,7 @@ pub(super) unsafe fn close_others(keep: &[RawFd], limit: RawFd) {
 unsafe fn close_below(keep: &[RawFd], limit: RawFd) {
     for fd in 3..limit {
         if keep.binary_search(&fd).is_err() {
-            libc::close(fd);
+            super::child_calls::close(fd);
         }
     }
 }

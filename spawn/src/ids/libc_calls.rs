@@ -1,4 +1,5 @@
-//! The libc calls, for a forked child (its only thread): every platform but Linux.
+//! libc's calls: process-wide (every thread) on Linux, where `CommandExt::exec` uses them; a
+//! forked child's only thread elsewhere.
 
 use crate::error::errno;
 
@@ -11,6 +12,9 @@ unsafe fn rc(r: libc::c_int) -> libc::c_int {
     }
 }
 
+// The count is a size_t on Linux (the conversion is the identity) and an int on the BSDs
+// and macOS.
+#[allow(irrefutable_let_patterns, clippy::useless_conversion)]
 pub(super) unsafe fn set_groups(groups: &[libc::gid_t]) -> libc::c_int {
     let Ok(n) = groups.len().try_into() else {
         return libc::EINVAL;

@@ -1,11 +1,18 @@
-//! The id system calls themselves (no libc wrapper: see the module docs). 32-bit x86 and ARM
-//! keep 16-bit ids under the old numbers; their `*32` calls take full ids.
+//! The id system calls themselves, for a forked child (no libc wrapper: glibc's and musl's
+//! signal every thread of the process and wait for them, which a child need not do).
+//!
+//! Which numbers take full 32-bit ids, from the kernel's syscall tables: 32-bit x86, ARM and
+//! SPARC keep the 16-bit calls under the old names (`sys_setuid16`: `.uid(70000)` would set
+//! uid 4464) and add `setuid32`/`setgid32`/`setgroups32`; m68k has the same split, and the
+//! `libc` crate already names its 32-bit calls `SYS_setuid`/`SYS_setgid`/`SYS_setgroups`
+//! (213, 214, 206); every other Linux architecture (MIPS, PowerPC, RISC-V, s390x, LoongArch,
+//! CSKY, Hexagon, the 64-bit ones) has only the 32-bit calls.
 
 use crate::error::errno;
 
-#[cfg(not(any(target_arch = "x86", target_arch = "arm")))]
+#[cfg(not(any(target_arch = "x86", target_arch = "arm", target_arch = "sparc")))]
 use libc::{SYS_setgid as SETGID, SYS_setgroups as SETGROUPS, SYS_setuid as SETUID};
-#[cfg(any(target_arch = "x86", target_arch = "arm"))]
+#[cfg(any(target_arch = "x86", target_arch = "arm", target_arch = "sparc"))]
 use libc::{SYS_setgid32 as SETGID, SYS_setgroups32 as SETGROUPS, SYS_setuid32 as SETUID};
 
 /// 0 for a call that returned 0, else the errno.
@@ -27,4 +34,46 @@ pub(super) unsafe fn set_gid(gid: libc::gid_t) -> libc::c_int {
 
 pub(super) unsafe fn set_uid(uid: libc::uid_t) -> libc::c_int {
     rc(libc::syscall(SETUID, uid))
+}
+
+/// `prctl(PR_SET_DUMPABLE, 0)` on the child's own mm (it is a fork): `commit_creds` has just
+/// set it to `fs.suid_dumpable`, and at 1 the target user could attach until `execve`
+/// (which sets it again for the new program).
+pub(super) unsafe fn make_undumpable() -> libc::c_int {
+    let zero: libc::c_ulong = 0;
+    rc(libc::syscall(
+        libc::SYS_prctl,
+        libc::PR_SET_DUMPABLE as libc::c_ulong,
+        zero,
+        zero,
+        zero,
+        zero,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    /// The numbers chosen, pinned to the kernel's tables (`arch/*/kernel/syscalls/syscall.tbl`,
+    /// `arch/x86/entry/syscalls/syscall_*.tbl`, `arch/arm/tools/syscall.tbl`,
+    /// `include/uapi/asm-generic/unistd.h`): `(setuid, setgid, setgroups)`.
+    #[test]
+    fn id_calls_are_the_32_bit_ones() {
+        let want: (libc::c_long, libc::c_long, libc::c_long) =
+            if cfg!(all(target_arch = "x86_64", target_pointer_width = "64")) {
+                (105, 106, 116)
+            } else if cfg!(any(
+                target_arch = "x86",
+                target_arch = "arm",
+                target_arch = "m68k"
+            )) {
+                (213, 214, 206)
+            } else if cfg!(target_arch = "sparc") {
+                (87, 89, 82)
+            } else if cfg!(any(target_arch = "aarch64", target_arch = "riscv64")) {
+                (146, 144, 159)
+            } else {
+                return; // Not pinned here: only the 32-bit calls exist (see the module docs).
+            };
+        assert_eq!((super::SETUID, super::SETGID, super::SETGROUPS), want);
+    }
 }

@@ -62,7 +62,7 @@ fn verdict(errno: libc::c_int) -> Verdict {
 /// The probe child: exits at once.
 extern "C" fn exit_now(_: *mut c_void) -> libc::c_int {
     // SAFETY: ends the child.
-    unsafe { libc::_exit(0) }
+    unsafe { crate::child_calls::exit(0) }
 }
 
 /// Finds out whether the call works by cloning a child that exits at once.

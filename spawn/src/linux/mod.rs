@@ -6,7 +6,7 @@ mod clone_vfork;
 mod stack;
 mod vm_child;
 
-pub(super) use clone3::{clone3, clone3_maybe_supported};
+pub(super) use clone3::{clone3, clone3_maybe_supported, HAS_TRAMPOLINE as CLONE3_TRAMPOLINE};
 pub(super) use clone_vfork::clone_vfork;
 
 /// Why neither clone strategy may run in this process at all, if so: glibc's `clone` wrapper
@@ -21,10 +21,18 @@ pub(super) fn clone_vfork_forbidden() -> Option<&'static str> {
     vm_child_forbidden()
 }
 
-/// As [`clone_vfork_forbidden`], for clone3.
+/// As [`clone_vfork_forbidden`], for clone3; also where this crate has no trampoline for the
+/// architecture (the kernel may well have clone3: `caps` reports the two apart).
 pub(super) fn clone3_forbidden() -> Option<&'static str> {
+    if !clone3::HAS_TRAMPOLINE {
+        return Some(NO_TRAMPOLINE);
+    }
     vm_child_forbidden()
 }
+
+/// Why a forced `Clone3` fails on an architecture this crate has no trampoline for.
+pub(super) const NO_TRAMPOLINE: &str =
+    "run: this crate has no clone3 support on this architecture (no trampoline)";
 
 fn vm_child_forbidden() -> Option<&'static str> {
     (!crate::os::RAW_SIGACTION)

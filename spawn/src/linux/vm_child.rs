@@ -9,6 +9,7 @@ use super::stack::{with_stack, Stack};
 use crate::child::wait_pid;
 use crate::child::{abandon, reap_failed};
 use crate::exec_child::{self, ChildView};
+use crate::ids::ChildIds;
 use crate::learned::Verdict;
 use crate::plan::Prepared;
 use crate::sigs::BlockAll;
@@ -26,9 +27,9 @@ struct Shared {
 /// `arg` is a `*mut Shared` the suspended parent keeps alive.
 pub(super) unsafe extern "C" fn child_main(arg: *mut c_void) -> ! {
     let shared = arg.cast::<Shared>();
-    let e = exec_child::run(&(*shared).view);
+    let e = exec_child::run::<ChildIds>(&(*shared).view);
     ptr::write_volatile(ptr::addr_of_mut!((*shared).err), e);
-    libc::_exit(127)
+    crate::child_calls::exit(127)
 }
 
 /// Creates a child on this thread's stack with `start(stack, arg)`, which returns the pid or
@@ -39,6 +40,10 @@ pub(super) fn spawn(
     reset_handlers: bool,
     start: impl FnOnce(&Stack, *mut c_void) -> Result<libc::pid_t, libc::c_int>,
 ) -> io::Result<Result<libc::pid_t, libc::c_int>> {
+    // `dispatch` sends these to `fork`; this is the last line of defence for the parent's mm.
+    if let Some(what) = p.needs_fork() {
+        return Err(io::Error::new(io::ErrorKind::Unsupported, what));
+    }
     let block = BlockAll::new()?;
     let mask = p.mask.as_ref().unwrap_or(block.old()) as *const libc::sigset_t;
     let mut shared = Shared {

@@ -53,9 +53,6 @@ pub(super) fn cannot_express(p: &Prepared) -> Option<&'static str> {
     if p.setsid && setsid_flag().is_none() {
         return Some("start a new session (no POSIX_SPAWN_SETSID)");
     }
-    if p.ids.any() {
-        return Some("set user or group ids");
-    }
     if p.close.is_some() && spawn_ext::addclosefrom().is_none() {
         return Some("close other fds (no posix_spawn_file_actions_addclosefrom_np)");
     }

@@ -73,7 +73,8 @@ pub fn unavailable(strategy: Option<Strategy>) -> bool {
 pub enum Need {
     /// A forked child: `pre_exec` closures.
     Fork,
-    /// Changing ids in the child: `posix_spawn` cannot.
+    /// Changing ids in the child: only a forked child may (`posix_spawn` cannot, and a
+    /// `CLONE_VM` child would make the parent non-dumpable).
     Ids,
 }
 
@@ -81,8 +82,7 @@ pub enum Need {
 pub fn must_refuse(strategy: Option<Strategy>, need: Need) -> bool {
     match (strategy, need) {
         (None | Some(Strategy::Auto | Strategy::Fork), _) => false,
-        (Some(_), Need::Fork) => true,
-        (Some(s), Need::Ids) => s == Strategy::PosixSpawn,
+        (Some(_), Need::Fork | Need::Ids) => true,
     }
 }
 

@@ -3,7 +3,7 @@
 //! `spawn` under each strategy (`auto`, `posix_spawn`, `clone3`, `clone_vfork`, `vfork`,
 //! `fork`). A forced strategy this platform lacks must refuse every spawn with
 //! `Unsupported`; a strategy that cannot express one request (a `pre_exec` closure needs a
-//! fork; `posix_spawn` cannot set ids) must refuse that request with `Unsupported`.
+//! fork, and so do ids) must refuse that request with `Unsupported`.
 //!
 //! The bodies cover what std's own tests check (`library/std/src/process/tests.rs`,
 //! `tests/ui/process/`, `tests/ui/command/` in rust-lang/rust), written anew: exit codes and
@@ -17,6 +17,10 @@
 //! no-zombie checks see every child. Bodies that need a fresh process (`exec`, `exit`, an
 //! environment entry without `=`) re-run this binary with `--ignored --exact role` and a
 //! role in `PARITY_ROLE`.
+//!
+//! The suite lives in the library, not in the tool, so that its crate graph holds only `libc`
+//! (std's own `assert_eq!(stderr, Vec::new())` then compiles as written); `cargo test` runs it,
+//! and so does `ci/checks/20-musl-tests.sh`.
 //!
 //! The documented differences from std are listed in the `spawn` module docs; the bodies
 //! assert std's behaviour except where one of them applies, and say so.

@@ -6,6 +6,9 @@ use std::ffi::c_void;
 use super::Entry;
 use crate::sys::linux_kernel::CloneArgs;
 
+/// This file is a trampoline.
+pub(super) const HAS_TRAMPOLINE: bool = true;
+
 /// `clone3(args, size)`. Returns the child's pid or `-errno` in the parent. The child starts
 /// on the stack given in `args` with `x0` = 0 and the parent's other registers; it clears the
 /// frame and link registers and calls `entry(arg)`, which never returns (`brk` if it did).

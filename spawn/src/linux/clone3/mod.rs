@@ -17,17 +17,24 @@ use crate::sys::linux_kernel::{CloneArgs, CLONE_CLEAR_SIGHAND};
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
 #[cfg(target_arch = "x86_64")]
-use x86_64::raw_clone3;
+use x86_64 as arch;
 
 #[cfg(target_arch = "aarch64")]
 mod aarch64;
 #[cfg(target_arch = "aarch64")]
-use aarch64::raw_clone3;
+use aarch64 as arch;
 
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
 mod other_arch;
 #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
-use other_arch::raw_clone3;
+use other_arch as arch;
+
+use arch::raw_clone3;
+
+/// Whether this crate has a clone3 trampoline for the target architecture. Without one the
+/// strategy is unavailable whatever the kernel says (a forced `Clone3` is `Unsupported`,
+/// naming the crate, not the kernel).
+pub(crate) const HAS_TRAMPOLINE: bool = arch::HAS_TRAMPOLINE;
 
 /// The child's entry as the trampolines call it.
 pub(super) type Entry = unsafe extern "C" fn(*mut c_void) -> !;
@@ -90,7 +97,7 @@ fn call_with(
 
 /// The probe child: exits at once.
 unsafe extern "C" fn exit_now(_: *mut c_void) -> ! {
-    libc::_exit(0)
+    crate::child_calls::exit(0)
 }
 
 /// Finds out whether clone3 works by cloning a child that exits at once.

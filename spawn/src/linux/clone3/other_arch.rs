@@ -1,12 +1,16 @@
-//! Architectures without a clone3 trampoline here: clone3 is reported as refused (`ENOSYS`),
-//! so `Auto` uses `clone_vfork`.
+//! Architectures without a clone3 trampoline in this crate: the strategy is forbidden before
+//! any call (`clone3_forbidden`), so `Auto` uses `clone_vfork` and a forced `Clone3` is
+//! `Unsupported` saying the crate lacks it, whatever the kernel answers.
 
 use std::ffi::c_void;
 
 use super::Entry;
 use crate::sys::linux_kernel::CloneArgs;
 
-/// Always `-ENOSYS`.
+/// No trampoline here: clone3 is never called.
+pub(super) const HAS_TRAMPOLINE: bool = false;
+
+/// Never called (`HAS_TRAMPOLINE` forbids the strategy); `-ENOSYS` if it were.
 ///
 /// # Safety
 /// None needed; kept `unsafe` to match the trampolines.

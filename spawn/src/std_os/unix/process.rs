@@ -11,9 +11,14 @@ use crate::{Command, ExitStatus};
 pub trait CommandExt: Sealed {
     /// The child calls `setuid(id)` before `execve`; an error (`EPERM` without the
     /// privilege) is the spawn's error. Without [`groups`](Self::groups), the supplementary
-    /// groups are dropped first (`setgroups(0)`; `EPERM` ignored), as std does. In a child
-    /// that shares the parent's memory the calls are raw system calls, which change only the
-    /// child (libc wrappers would signal the parent's threads).
+    /// groups are dropped first (`setgroups(0)`; `EPERM` ignored), as std does. A command
+    /// with ids (`uid`, `gid` or `groups`) always runs in a forked child, as in std: `Auto`
+    /// forks, any other forced strategy is `Unsupported` (a child sharing the parent's
+    /// memory that changed ids would make the parent non-dumpable for good). On Linux the
+    /// forked child makes itself non-dumpable right after the id calls, so with
+    /// `fs.suid_dumpable=1` the new user cannot attach to it (and read its copy of the
+    /// parent's memory) before `execve`, except in the instant between `setuid` and that
+    /// `prctl`.
     fn uid(&mut self, id: u32) -> &mut Command;
 
     /// The child calls `setgid(id)` before `execve` (and before `setuid`).
@@ -36,6 +41,14 @@ pub trait CommandExt: Sealed {
 
     /// Replaces this process with the command (stdio inherited unless set); returns only on
     /// failure, with the error. The strategy does not apply: nothing is spawned.
+    ///
+    /// Fds: only the stdio given (0, 1, 2) is replaced, as std does; if the exec fails, each
+    /// is put back as it was (file and close-on-exec flag) and every temporary copy is
+    /// closed, so the fd table is the same as before the call. A mapping onto a higher fd
+    /// ([`Command::fd`] from 3 up) or [`Command::close_fds`] is `Unsupported` here: it would
+    /// replace or close fds that other code in this process may own. Ids are changed with
+    /// libc's process-wide calls (every thread), as std does; like std, a failed exec leaves
+    /// the ids, the working directory, the session and `SIGPIPE` (at its default) as changed.
     fn exec(&mut self) -> io::Error;
 
     /// The child's `argv[0]`; the program run is still the one given to `Command::new`.

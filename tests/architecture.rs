@@ -1,0 +1,565 @@
+//! Keeps `ARCHITECTURE.md` a map that matches the tree, and checks the layering rules it
+//! states that a source scan can check.
+//!
+//! - Every top-level folder, and every folder under `src/` and `spawn/src/`, has an entry.
+//!   A folder counts as named when its path appears in backticks (`` `src/bench/` ``), or, below
+//!   the first level, when its path from `src/` or `spawn/src/` (`` `bench/scale/` ``) appears in
+//!   the same `###` section as its first-level folder.
+//! - The file stays under 20,000 bytes.
+//! - Every `**Invariant:**` paragraph names at least one test or check, and every test, check
+//!   or file it names exists (`path::name` must be a test function in that file).
+//! - Data flows one way (`data_flows_one_way`), the child side of a spawn names no allocating,
+//!   locking or panicking call (`child_side_code_allocates_and_panics_nowhere`), the Linux
+//!   child calls the kernel, never a libc wrapper (`the_linux_child_calls_the_kernel_directly`),
+//!   and commands write their files only through `atomic` (`outputs_go_through_atomic`).
+//!
+//! The source scans read code only: comments and everything from a file's first `#[cfg(test)]`
+//! on are skipped, as are `tests.rs` files and `tests/` folders.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+const LIMIT_BYTES: usize = 20_000;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn architecture() -> String {
+    fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md is readable")
+}
+
+/// The `###` sections of the map: heading plus body, in order.
+fn sections(doc: &str) -> Vec<String> {
+    let mut out = vec![String::new()];
+    for line in doc.lines() {
+        if line.starts_with("### ") {
+            out.push(String::new());
+        }
+        let last = out.last_mut().expect("one section exists");
+        last.push_str(line);
+        last.push('\n');
+    }
+    out
+}
+
+/// The texts between backticks.
+fn spans(text: &str) -> BTreeSet<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .map(str::to_string)
+        .collect()
+}
+
+/// Folder names `.gitignore` ignores at the top (`/target`), plus `.git`.
+fn ignored_at_top() -> BTreeSet<String> {
+    let gitignore = fs::read_to_string(root().join(".gitignore")).unwrap_or_default();
+    let mut names: BTreeSet<String> = gitignore
+        .lines()
+        .filter_map(|l| l.strip_prefix('/'))
+        .filter(|l| !l.contains('/') && !l.contains('*'))
+        .map(str::to_string)
+        .collect();
+    names.insert(".git".to_string());
+    names
+}
+
+fn holds_a_file(dir: &Path) -> bool {
+    fs::read_dir(dir).into_iter().flatten().flatten().any(|e| {
+        let p = e.path();
+        if p.is_dir() {
+            holds_a_file(&p)
+        } else {
+            true
+        }
+    })
+}
+
+/// The folders directly in `dir` that hold at least one file (an emptied folder a branch switch
+/// left behind is no part of the tree), as paths relative to the repository root.
+fn subfolders(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = fs::read_dir(root().join(dir))
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir() && holds_a_file(p))
+        .map(|p| {
+            p.strip_prefix(root())
+                .expect("below the root")
+                .to_path_buf()
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+fn all_subfolders(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for sub in subfolders(dir) {
+        out.push(sub.clone());
+        out.extend(all_subfolders(&sub));
+    }
+    out
+}
+
+fn slash(p: &Path) -> String {
+    format!("{}/", p.display())
+}
+
+/// Which folders the map leaves out.
+fn missing_entries(doc: &str) -> Vec<String> {
+    let all: BTreeSet<String> = spans(doc);
+    let secs = sections(doc);
+    let mut missing = Vec::new();
+    let ignored = ignored_at_top();
+    for top in subfolders(Path::new("")) {
+        let name = top.display().to_string();
+        if !ignored.contains(&name) && !all.contains(&slash(&top)) {
+            missing.push(slash(&top));
+        }
+    }
+    for base in ["src", "spawn/src"] {
+        for dir in all_subfolders(Path::new(base)) {
+            let rel = dir.strip_prefix(base).expect("below its base");
+            let mut parts = rel.components();
+            let first = Path::new(base).join(parts.next().expect("one component"));
+            let named = all.contains(&slash(&dir))
+                || (dir != first
+                    && secs.iter().any(|s| {
+                        let s = spans(s);
+                        s.contains(&slash(&first)) && s.contains(&slash(rel))
+                    }));
+            if !named {
+                missing.push(slash(&dir));
+            }
+        }
+    }
+    missing
+}
+
+#[test]
+fn every_folder_has_an_entry() {
+    let missing = missing_entries(&architecture());
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md has no entry for {missing:?}: add one short entry each (a first-level \
+         folder of src/ or spawn/src/ by its full path in backticks, a deeper one by its path \
+         from src/ or spawn/src/ in the section of its first-level folder)"
+    );
+}
+
+#[test]
+fn a_folder_without_an_entry_is_found() {
+    let doc = architecture().replace("`src/sandbox/`", "`src/sandbox`");
+    assert!(missing_entries(&doc).contains(&"src/sandbox/".to_string()));
+    let doc = architecture().replace("`bench/scale/`", "`scale`");
+    assert!(missing_entries(&doc).contains(&"src/bench/scale/".to_string()));
+}
+
+#[test]
+fn the_map_stays_under_20_kb() {
+    let len = architecture().len();
+    assert!(
+        len < LIMIT_BYTES,
+        "ARCHITECTURE.md is {len} bytes, the limit is {LIMIT_BYTES}: move rationale to the \
+         module docs of the code it explains"
+    );
+}
+
+/// The `**Invariant:**` paragraphs.
+fn invariants(doc: &str) -> Vec<String> {
+    doc.split("\n\n")
+        .map(str::trim)
+        .filter(|p| p.starts_with("**Invariant:**"))
+        .map(|p| p.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect()
+}
+
+/// A file reference in backticks: `tests/spawn.rs`, `ci/checks/25-downstream.sh`,
+/// `tests/spawn.rs::failed_spawns_leak_no_fd`.
+fn references(paragraph: &str) -> Vec<(String, Option<String>)> {
+    spans(paragraph)
+        .into_iter()
+        .filter_map(|s| {
+            let (path, name) = match s.split_once("::") {
+                Some((p, n)) => (p.to_string(), Some(n.to_string())),
+                None => (s.clone(), None),
+            };
+            let is_file =
+                path.contains('/') && [".rs", ".sh", ".py"].iter().any(|ext| path.ends_with(ext));
+            is_file.then_some((path, name))
+        })
+        .collect()
+}
+
+/// Whether `name` is a test function in `text`: a `fn name(` with a test attribute above it.
+fn is_test_fn(text: &str, name: &str) -> bool {
+    let lines: Vec<&str> = text.lines().collect();
+    lines.iter().enumerate().any(|(i, line)| {
+        let t = line.trim_start();
+        let declares = ["fn ", "pub fn ", "async fn "]
+            .iter()
+            .any(|p| t.starts_with(&format!("{p}{name}(")));
+        declares
+            && lines[..i]
+                .iter()
+                .rev()
+                .take_while(|l| !l.contains("fn ") && !l.trim().starts_with('}'))
+                .any(|l| {
+                    let l = l.trim_start();
+                    l.starts_with("#[test]")
+                        || l.starts_with("#[rstest")
+                        || l.starts_with("#[apply(")
+                })
+    })
+}
+
+fn is_test_or_check(path: &str) -> bool {
+    ["tests/", "spawn/tests/", "ci/checks/"]
+        .iter()
+        .any(|p| path.starts_with(p))
+}
+
+/// What is wrong with the invariants' references.
+fn invariant_problems(doc: &str) -> Vec<String> {
+    let mut problems = Vec::new();
+    let all = invariants(doc);
+    if all.is_empty() {
+        problems.push("no **Invariant:** paragraph".to_string());
+    }
+    for inv in &all {
+        let head: String = inv.chars().take(70).collect();
+        let refs = references(inv);
+        let mut holds = false;
+        for (path, name) in &refs {
+            let Ok(text) = fs::read_to_string(root().join(path)) else {
+                problems.push(format!("{head}…: `{path}` does not exist"));
+                continue;
+            };
+            match name {
+                Some(n) if is_test_fn(&text, n) => holds = true,
+                Some(n) => problems.push(format!("{head}…: `{path}` has no test `{n}`")),
+                None => holds |= is_test_or_check(path),
+            }
+        }
+        if !holds {
+            problems.push(format!("{head}…: names no test or check that holds it"));
+        }
+    }
+    problems
+}
+
+#[test]
+fn every_invariant_names_a_test_or_check_that_exists() {
+    let problems = invariant_problems(&architecture());
+    assert!(problems.is_empty(), "{problems:#?}");
+}
+
+#[test]
+fn a_missing_test_or_an_unheld_invariant_is_found() {
+    let doc = "**Invariant:** x. Held by `tests/spawn.rs::no_such_test`.\n\n\
+               **Invariant:** y, held by nothing.\n\n\
+               **Invariant:** z. Held by `ci/checks/00-no-such-check.sh`.\n";
+    let problems = invariant_problems(doc);
+    assert_eq!(problems.len(), 5, "{problems:#?}");
+    let doc = "**Invariant:** x. Held by `tests/spawn.rs::failed_spawns_leak_no_fd` and \
+               `ci/checks/25-downstream.sh`.\n";
+    assert_eq!(invariant_problems(doc), Vec::<String>::new());
+    // A helper in a test file is not a test.
+    let doc = "**Invariant:** x. Held by `tests/spawn.rs::thread_mask`.\n";
+    assert_eq!(invariant_problems(doc).len(), 2);
+}
+
+/// A source file's code: comment lines dropped, and nothing from its first `#[cfg(test)]` on.
+fn code(path: &Path) -> String {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .take_while(|l| !l.trim_start().starts_with("#[cfg(test)]"))
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .map(|l| l.split(" // ").next().unwrap_or(l))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every `.rs` file at `rel` (a file, or a folder walked recursively), test files left out.
+fn rust_files(rel: &str) -> Vec<PathBuf> {
+    let path = root().join(rel);
+    if path.is_file() {
+        return vec![path];
+    }
+    let mut out = Vec::new();
+    for e in fs::read_dir(&path).into_iter().flatten().flatten() {
+        let p = e.path();
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if p.is_dir() && name != "tests" {
+            out.extend(rust_files(
+                &p.strip_prefix(root()).unwrap().display().to_string(),
+            ));
+        } else if name.ends_with(".rs") && name != "tests.rs" {
+            out.push(p);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The tool modules a file names as `crate::<module>`: `crate::matrix::model::Cell` gives
+/// `matrix::model::Cell`, `crate::{atomic, matrix::model}` both of its entries.
+fn crate_paths(code: &str) -> BTreeSet<String> {
+    let path_char = |c: char| c.is_alphanumeric() || c == '_' || c == ':';
+    let mut out = BTreeSet::new();
+    for (i, _) in code.match_indices("crate::") {
+        if code[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+            continue; // `spawnmatrix_crate::`, not ours
+        }
+        let rest = &code[i + "crate::".len()..];
+        if let Some(list) = rest.strip_prefix('{') {
+            let list = &list[..list.find('}').unwrap_or(list.len())];
+            for entry in list.split(',') {
+                let entry: String = entry.trim().chars().take_while(|&c| path_char(c)).collect();
+                if !entry.is_empty() {
+                    out.insert(entry.trim_end_matches(':').to_string());
+                }
+            }
+        } else {
+            let path: String = rest.chars().take_while(|&c| path_char(c)).collect();
+            out.insert(path.trim_end_matches(':').to_string());
+        }
+    }
+    out
+}
+
+fn module_of(path: &str) -> &str {
+    path.split("::").next().unwrap_or(path)
+}
+
+/// The layering rules of the map's `src/` entry, checked on `src/<module>`.
+fn layering_violations() -> Vec<String> {
+    const PRODUCERS: &[&str] = &[
+        "platform",
+        "conformance",
+        "bench",
+        "fuzz",
+        "sandbox",
+        "linkcheck",
+        "child",
+    ];
+    const DOWNSTREAM: &[&str] = &["matrix", "caps_header"];
+    let mut out = Vec::new();
+    let mut check = |dir: &str, allowed: &dyn Fn(&str) -> bool| {
+        for file in rust_files(dir) {
+            for path in crate_paths(&code(&file)) {
+                if !allowed(&path) {
+                    let shown = file.strip_prefix(root()).unwrap().display().to_string();
+                    out.push(format!("{shown} names crate::{path}"));
+                }
+            }
+        }
+    };
+    for p in PRODUCERS {
+        let own = *p;
+        check(&format!("src/{p}"), &|path| {
+            let m = module_of(path);
+            m == own || !DOWNSTREAM.contains(&m)
+        });
+    }
+    check("src/report", &|path| {
+        matches!(module_of(path), "report" | "caps")
+    });
+    check("src/matrix", &|path| match module_of(path) {
+        "matrix" | "report" | "atomic" | "yaml" => true,
+        // Case files and the outcome grammar only: the matrix never runs a case.
+        "conformance" => [
+            "conformance::load",
+            "conformance::outcome",
+            "conformance::LoadedCase",
+            "conformance::LoadError",
+        ]
+        .iter()
+        .any(|ok| path.starts_with(ok)),
+        _ => false,
+    });
+    // Renderers read the merged model and the summary computed from it, nothing earlier.
+    check("src/matrix/render", &|path| {
+        [
+            "matrix::model",
+            "matrix::summary",
+            "matrix::error",
+            "matrix::render",
+            "atomic",
+        ]
+        .iter()
+        .any(|ok| path.starts_with(ok))
+    });
+    out
+}
+
+#[test]
+fn data_flows_one_way() {
+    let violations = layering_violations();
+    assert!(
+        violations.is_empty(),
+        "producers → report → matrix → renderers (see ARCHITECTURE.md, src/):\n{}",
+        violations.join("\n")
+    );
+}
+
+#[test]
+fn crate_paths_are_read_from_code() {
+    let code = "use crate::matrix::model::{Cell, Matrix};\nlet x = crate::atomic::write(p);\n\
+                use crate::{report, bench::plan};\nspawnmatrix_crate::x;";
+    let got: Vec<String> = crate_paths(code).into_iter().collect();
+    assert_eq!(
+        got,
+        ["atomic::write", "bench::plan", "matrix::model", "report"]
+    );
+}
+
+/// Calls that allocate, format, lock or panic: none may appear in code that runs in a child
+/// sharing the parent's memory.
+const NOT_IN_THE_CHILD: &[&str] = &[
+    "Vec<",
+    "Vec::",
+    "vec!",
+    "String",
+    "Box<",
+    "Box::",
+    "format!",
+    "println!",
+    "eprintln!",
+    ".to_vec(",
+    ".to_owned(",
+    ".to_string(",
+    ".collect",
+    ".unwrap()",
+    ".expect(",
+    "panic!",
+    "unreachable!",
+    "todo!",
+    "Mutex",
+    ".lock(",
+];
+
+/// The child side of the `spawn` library: what runs between the clone and `execve`. The
+/// `linux/` and `os/` folders are scanned whole, so a new trampoline or platform file is too.
+const CHILD_SIDE: &[&str] = &[
+    "spawn/src/exec_child.rs",
+    "spawn/src/linux",
+    "spawn/src/os",
+    "spawn/src/closefds/linux.rs",
+    "spawn/src/closefds/freebsd.rs",
+    "spawn/src/closefds/other.rs",
+    "spawn/src/ids/linux.rs",
+    "spawn/src/ids/libc_calls.rs",
+    "spawn/src/child_calls",
+];
+
+/// The child-side files a Linux child runs (after `CLONE_VM` too): they call the kernel
+/// through `libc::syscall` only, never a libc wrapper (a cancellation point on the parent
+/// thread's TCB, or an `LD_PRELOAD` interposer). `libc::abort` ends a forked child whose
+/// `pre_exec` closure panicked.
+const LINUX_CHILD: &[&str] = &[
+    "spawn/src/exec_child.rs",
+    "spawn/src/child_calls/linux.rs",
+    "spawn/src/closefds/linux.rs",
+    "spawn/src/ids/linux.rs",
+    "spawn/src/os/sigaction_raw.rs",
+    "spawn/src/sys/kernel_sigaction/mod.rs",
+];
+
+/// Every `libc::name(` call in `code` but `syscall` and `abort`.
+fn libc_calls_in(code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices("libc::") {
+        let rest = &code[at + "libc::".len()..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let called = rest[name.len()..].starts_with('(');
+        let lower = name.chars().next().is_some_and(|c| c.is_ascii_lowercase());
+        if called && lower && name != "syscall" && name != "abort" {
+            found.push(name);
+        }
+    }
+    found
+}
+
+#[test]
+fn the_linux_child_calls_the_kernel_directly() {
+    assert_eq!(
+        libc_calls_in("libc::syscall(1); libc::open(p); libc::SIGINT; libc::c_int::MAX"),
+        ["open"]
+    );
+    let mut found = Vec::new();
+    for rel in LINUX_CHILD {
+        let calls = libc_calls_in(&code(&root().join(rel)));
+        if !calls.is_empty() {
+            found.push(format!("{rel}: {calls:?}"));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "libc wrappers on the Linux child side: {found:#?}"
+    );
+}
+
+fn forbidden_in(code: &str) -> Vec<&'static str> {
+    NOT_IN_THE_CHILD
+        .iter()
+        .copied()
+        .filter(|t| code.contains(t))
+        .collect()
+}
+
+#[test]
+fn child_side_code_allocates_and_panics_nowhere() {
+    let mut found = Vec::new();
+    for rel in CHILD_SIDE {
+        let files = rust_files(rel);
+        assert!(
+            !files.is_empty(),
+            "{rel} holds no Rust file: update CHILD_SIDE"
+        );
+        for file in files {
+            let bad = forbidden_in(&code(&file));
+            if !bad.is_empty() {
+                found.push(format!("{}: {bad:?}", file.display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "child-side code: {found:#?}");
+}
+
+#[test]
+fn the_child_side_scan_sees_what_it_looks_for() {
+    assert_eq!(
+        forbidden_in("let v = vec![1];\nx.unwrap();"),
+        ["vec!", ".unwrap()"]
+    );
+    assert!(forbidden_in(&code(&root().join("spawn/src/exec_child.rs"))).is_empty());
+    assert!(!forbidden_in(&code(&root().join("spawn/src/closefds/mod.rs"))).is_empty());
+}
+
+/// Writing a file in place, which a reader could see half-written. (`File::options` is left
+/// alone: the bench opens its workload's stdio with it.)
+const IN_PLACE_WRITES: &[&str] = &["fs::write(", "File::create("];
+
+#[test]
+fn outputs_go_through_atomic() {
+    let mut found = Vec::new();
+    for dir in ["src/cli", "src/matrix", "src/report", "src/bench"] {
+        for file in rust_files(dir) {
+            let code = code(&file);
+            for w in IN_PLACE_WRITES.iter().filter(|w| code.contains(*w)) {
+                found.push(format!("{}: {w}", file.display()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "outputs must go through spawnmatrix::atomic: {found:#?}"
+    );
+}
