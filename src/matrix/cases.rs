@@ -3,28 +3,23 @@
 
 use std::collections::BTreeMap;
 
-use crate::conformance::case::{Action, Case, ChdirApi, SpawnFn};
 use crate::conformance::LoadedCase;
 
 /// The function rows a case calls: its spawn function and the file actions beyond the
-/// original three (open, close and dup2 come with `posix_spawn`).
-fn uses(case: &Case) -> Vec<String> {
-    let spawn = match case.spawn {
-        SpawnFn::PosixSpawnp => "posix_spawnp",
-        SpawnFn::PosixSpawn => "posix_spawn",
-    };
+/// original three (open, close and dup2 come with `posix_spawn`). Read from the case as its
+/// file spells it (`spawn: posix_spawnp`, `op: chdir`, `api: posix`), as `area` is.
+fn uses(case: &LoadedCase) -> Vec<String> {
+    let v = serde_json::to_value(&case.case).unwrap_or_default();
+    let spawn = v["spawn"].as_str().unwrap_or("posix_spawn");
     let mut out = vec![format!("functions.{spawn}")];
-    for action in case.actions.iter().flatten() {
-        let name = match action {
-            Action::Chdir {
-                api: ChdirApi::Np, ..
-            } => "posix_spawn_file_actions_addchdir_np",
-            Action::Chdir { .. } => "posix_spawn_file_actions_addchdir",
-            Action::Fchdir {
-                api: ChdirApi::Np, ..
-            } => "posix_spawn_file_actions_addfchdir_np",
-            Action::Fchdir { .. } => "posix_spawn_file_actions_addfchdir",
-            Action::Closefrom { .. } => "posix_spawn_file_actions_addclosefrom_np",
+    for action in v["actions"].as_array().into_iter().flatten() {
+        let np = action["api"].as_str() != Some("posix");
+        let name = match (action["op"].as_str(), np) {
+            (Some("chdir"), true) => "posix_spawn_file_actions_addchdir_np",
+            (Some("chdir"), false) => "posix_spawn_file_actions_addchdir",
+            (Some("fchdir"), true) => "posix_spawn_file_actions_addfchdir_np",
+            (Some("fchdir"), false) => "posix_spawn_file_actions_addfchdir",
+            (Some("closefrom"), _) => "posix_spawn_file_actions_addclosefrom_np",
             _ => continue,
         };
         let row = format!("functions.{name}");
@@ -63,7 +58,7 @@ impl CaseIndex {
             index
                 .cases
                 .insert(c.case.id.clone(), (area, c.case.title.clone()));
-            index.uses.insert(c.case.id.clone(), uses(&c.case));
+            index.uses.insert(c.case.id.clone(), uses(c));
         }
         index
     }
