@@ -79,6 +79,7 @@ order=(spawn conformance lib-spawnmatrix_spawn std_parity beyond_std lib-spawnma
 # Tests not run in the guest: "BINARY FILTER REASON" (FILTER goes to libtest's --skip).
 skip_tests=(
   "lib-spawnmatrix_spawn no_newer_spawn_symbol_is_linked_hard reads the binary's symbols with the build machine's objdump (binutils), which the guest lacks; cargo test runs it"
+  "no_libc_in_child children_call_no_libc_function builds an LD_PRELOAD interposer with cc, which the guest lacks; cargo test and 45-i686 run it"
   "reliability load:: 32 threads x 500 spawns against a 300 s deadline: under TCG that measures the emulator, not the spawn code (x86_64 runs it)"
 )
 # One cargo-zigbuild build for $target, its artifacts appended to $work/build.json. No

@@ -181,7 +181,8 @@ fn a_moved_boundary_fails_the_check() {
 #[case(&["-U__linux__", "-D__CYGWIN__", "-DCYGWIN_VERSION_DLL_MAJOR=3002", "-DCYGWIN_VERSION_DLL_MINOR=0"], Some("cygwin"), ADDCHDIR, (false, true))]
 #[case(&["-D__ANDROID__", "-D__ANDROID_API__=34"], Some("android"), ADDCHDIR, (true, true))]
 #[case(&["-D__ANDROID__", "-D__ANDROID_API__=28"], Some("android"), ADDCHDIR, (false, true))]
-#[case(&["-D__ANDROID__", "-D__ANDROID_API__=30"], Some("android"), ADDCHDIR, (false, false))]
+// API 30 lies between the documented releases 9 (API 28) and 13 (API 33), both without it.
+#[case(&["-D__ANDROID__", "-D__ANDROID_API__=30"], Some("android"), ADDCHDIR, (false, true))]
 #[case(&["-U__linux__", "-D__APPLE__", "-D__ENVIRONMENT_MAC_OS_X_VERSION_MIN_REQUIRED__=1090"], Some("macos"), "posix_spawn", (true, true))]
 #[case(&["-U__linux__", "-D__APPLE__", "-D__ENVIRONMENT_MAC_OS_X_VERSION_MIN_REQUIRED__=1090"], Some("macos"), ADDCHDIR, (false, false))]
 #[case(&["-U__linux__", "-D__APPLE__", "-DMAC_OS_X_VERSION_MIN_REQUIRED=101500"], Some("macos"), ADDCHDIR, (true, true))]

@@ -37,46 +37,10 @@ fn answer<'v>(v: &'v mut Value, row: &str, family: &str) -> &'v mut Value {
         .unwrap_or_else(|| panic!("no answer of {family} on {row}"))
 }
 
-/// Contradictions the committed data still holds, each (check, family, row). The data sweep
-/// (issue 20, item 4) removes them; an entry that no longer fires fails the test, so the list
-/// only shrinks.
-const KNOWN: &[(Check, &str, &str)] = &[
-    (
-        Check::ErrorsWithoutPosixSpawn,
-        "illumos-gate",
-        "functions.posix_spawn",
-    ),
-    (
-        Check::ErrorBeforeFunction,
-        "openbsd",
-        "cases.attr-setflags-undefined-bit.libc",
-    ),
-    (
-        Check::ErrorBeforeFunction,
-        "openbsd",
-        "cases.dup2-add-fd-beyond-open-max.libc",
-    ),
-    (
-        Check::ErrorBeforeFunction,
-        "openbsd",
-        "cases.exec-enoent.libc",
-    ),
-    (
-        Check::ErrorBeforeFunction,
-        "openbsd",
-        "cases.fa-close-not-open.libc",
-    ),
-    (
-        Check::ErrorBeforeFunction,
-        "openbsd",
-        "cases.fa-dup2-self-cloexec-visible.libc",
-    ),
-    (
-        Check::ErrorBeforeFunction,
-        "openbsd",
-        "cases.spawnp-script-no-shebang.libc",
-    ),
-];
+/// Contradictions the committed data still holds, each (check, family, row): none since the
+/// data sweep (issue 20, item 4) landed. An entry that no longer fires fails the test, so the
+/// list only shrinks.
+const KNOWN: &[(Check, &str, &str)] = &[];
 
 fn key(p: &Problem) -> (Check, &str, &str) {
     (p.check, p.family.as_str(), p.row.as_str())
@@ -172,12 +136,13 @@ fn two_spellings_of_one_release_fail() {
 
 #[test]
 fn an_exact_boundary_that_is_an_interval_fails() {
-    // FreeBSD addchdir_np: 13.0 lacks it, so "14.0" after 13.0 is not exact.
+    // FreeBSD addchdir_np: 13.0 lacks it and a 13.2 tree has it, so "13.2" after 13.0 is
+    // an interval (13.1–13.2), not exact.
     let row = "functions.posix_spawn_file_actions_addchdir_np";
     let got = planted("freebsd", row, |v| {
         let a = answer(v, row, "freebsd");
-        a["boundary"] = json!({"kind": "exact", "release": "14.0", "after": "13.0"});
-        a["text"] = json!("14.0");
+        a["boundary"] = json!({"kind": "exact", "release": "13.2", "after": "13.0"});
+        a["text"] = json!("13.2");
     });
     assert_eq!(got, [Check::ExactButInterval]);
     // ... and an exact boundary with neither a known-different release before it nor a

@@ -96,13 +96,19 @@ int pthread_sigmask(int h, const sigset_t *s, sigset_t *o) {
 /// The variable that makes this binary run [`role_spawns`]; its value is the log path.
 const LOG: &str = "NO_LIBC_IN_CHILD_LOG";
 
-/// Builds the interposer into `dir`.
+/// Builds the interposer into `dir`, for this binary's word size (`-m32` for i686 on an
+/// x86_64 host: the loader ignores a preload of the other ELF class).
 fn build_interposer(dir: &Path) -> std::path::PathBuf {
     let src = dir.join("interpose.c");
     let so = dir.join("interpose.so");
     std::fs::write(&src, INTERPOSER).unwrap();
+    let word = if cfg!(target_arch = "x86") {
+        "-m32"
+    } else {
+        "-fPIC"
+    };
     let out = std::process::Command::new("cc")
-        .args(["-shared", "-fPIC", "-O1", "-o"])
+        .args([word, "-shared", "-fPIC", "-O1", "-o"])
         .arg(&so)
         .arg(&src)
         .arg("-ldl")

@@ -598,3 +598,29 @@ fn role_exec_ids() {
     );
     println!("every thread is 65534: {uids:?}");
 }
+
+/// Linux: a child with ids is non-dumpable from its id calls on (so with
+/// `fs.suid_dumpable=1` the new user cannot attach before `execve`). As root with `uid(0)`
+/// the credentials do not change, so the kernel leaves the flag at 1: only the library's own
+/// `prctl` makes the `pre_exec` closure (which runs after the ids) see 0.
+#[cfg(target_os = "linux")]
+#[test]
+fn child_with_ids_is_not_dumpable_before_exec() {
+    let _g = serial();
+    // SAFETY: getuid cannot fail.
+    let uid = unsafe { libc::getuid() };
+    let mut c = Command::new("/bin/true");
+    c.uid(uid);
+    // SAFETY: the closure only makes a prctl query (async-signal-safe).
+    unsafe {
+        c.pre_exec(|| match libc::prctl(libc::PR_GET_DUMPABLE) {
+            0 => Ok(()),
+            _ => Err(io::Error::from_raw_os_error(libc::EDOM)),
+        })
+    };
+    let r = c.status();
+    assert!(
+        r.as_ref().is_ok_and(|s| s.success()),
+        "dumpable in the child after its id calls: {r:?}"
+    );
+}

@@ -47,10 +47,16 @@ pub struct Built {
 pub fn build(targets: &Path) -> Result<Built, Box<dyn std::error::Error>> {
     let matrix = super::stored::matrix(targets)?;
     let summary = spawnmatrix::matrix::summary::build(&matrix);
-    // Until the families' data is swept clean (issue 20), contradictions are reported, not
-    // refused; tests/summary_consistency.rs pins the ones the committed summary still has.
-    for p in spawnmatrix::matrix::consistency::check(&summary) {
-        eprintln!("spawnmatrix publish: the summary contradicts itself: {p}");
+    // A summary that contradicts itself is not published (issue 20, item 5).
+    let problems = spawnmatrix::matrix::consistency::check(&summary);
+    if !problems.is_empty() {
+        let list: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
+        return Err(format!(
+            "the summary contradicts itself ({} problems; fix targets/*/platform.yaml):\n{}",
+            problems.len(),
+            list.join("\n")
+        )
+        .into());
     }
     let caps = spawnmatrix::caps_header::build(&summary, &matrix)?;
     let families: Vec<&str> = matrix.families.iter().map(|f| f.id.as_str()).collect();

@@ -125,7 +125,7 @@ impl History {
         self.periods.iter().enumerate().find_map(|(i, a)| {
             self.periods[i + 1..]
                 .iter()
-                .find(|b| !b.value.agrees_with(&a.value) && a.span.overlaps(&b.span))
+                .find(|b| b.value != a.value && a.span.overlaps(&b.span))
                 .map(|b| (a, b))
         })
     }
@@ -156,7 +156,7 @@ impl History {
         // The same value already held before `from` and lasts until it: it began there.
         let same = (0..self.periods.len())
             .filter(earlier)
-            .filter(|j| self.periods[*j].value.agrees_with(&me.value))
+            .filter(|j| self.periods[*j].value == me.value)
             .filter(|j| self.periods[*j].span.reaches(from, known))
             .min_by(|a, b| self.periods[*a].span.from.cmp(&self.periods[*b].span.from));
         if let Some(j) = same.filter(|_| depth < self.periods.len()) {
@@ -169,7 +169,7 @@ impl History {
         // The latest end, before `from`, of a period with another value.
         let differing = (0..self.periods.len())
             .filter(earlier)
-            .filter(|j| !self.periods[*j].value.agrees_with(&me.value))
+            .filter(|j| self.periods[*j].value != me.value)
             .filter_map(|j| self.periods[j].span.upper.clone().map(|u| (j, u)))
             .filter(|(_, u)| match u {
                 Upper::Before(b) => b <= from,
@@ -288,6 +288,9 @@ mod tests {
     #[case("2008-2010)a 2010-2025)b 2025+c", 0, Some("≤2008"))]
     // A later claim of the same value inherits the earlier start (macOS addchdir_np).
     #[case("26+y 10.14]n 10.15!y", 0, Some("10.15"))]
+    // "Accepted, ignored" is a value of its own: it begins where the honoured flag ends
+    // (glibc USEVFORK: vfork from 2.3.4, ignored from 2.24).
+    #[case("2.3.4-2.24)t 2.24+i", 1, Some("2.24"))]
     // No start at all.
     #[case("13.0]n", 0, None)]
     fn periods_know_where_they_began(

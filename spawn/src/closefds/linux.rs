@@ -5,6 +5,9 @@ use std::os::fd::RawFd;
 
 use crate::child_calls;
 
+/// Nothing to look up: `close_range` is a system call here.
+pub(super) fn prepare() {}
+
 /// Closes `lo..=hi`; false if the kernel (or a seccomp filter) refuses `close_range`.
 pub(super) unsafe fn close_gap(lo: RawFd, hi: RawFd) -> bool {
     let (Ok(lo), Ok(hi)) = (libc::c_uint::try_from(lo), libc::c_uint::try_from(hi)) else {
