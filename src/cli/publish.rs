@@ -11,9 +11,9 @@ use spawnmatrix::matrix::render::summary;
 use spawnmatrix::matrix::summary::Summary;
 use spawnmatrix::matrix::Matrix;
 use spawnmatrix::published::baseline_view as view;
-use spawnmatrix::published::baselines::Baselines;
 use spawnmatrix::published::changes::changes_md;
 use spawnmatrix::published::json as release_render;
+use spawnmatrix::published::kernel::Kernel;
 use spawnmatrix::published::markdown as baselines_md;
 use spawnmatrix::published::tree_hash::tree_hash_hex;
 use spawnmatrix::published::{GeneratedFrom, Published};
@@ -59,16 +59,15 @@ pub fn build(targets: &Path) -> Result<Built, Box<dyn std::error::Error>> {
         .into());
     }
     let caps = spawnmatrix::caps_header::build(&summary, &matrix)?;
-    let families: Vec<&str> = matrix.families.iter().map(|f| f.id.as_str()).collect();
-    let baselines = Baselines::load(targets, &families)?;
-    let view = (!baselines.list.is_empty()).then(|| view::build(&caps, &baselines));
+    let view = view::of_targets(&caps, &matrix, targets)?;
     let generated_from = GeneratedFrom {
         targets_tree: tree_hash_hex(targets)
             .map_err(|e| format!("hashing {}: {e}", targets.display()))?,
         generator: format!("spawnmatrix {}", env!("CARGO_PKG_VERSION")),
         newest_evidence: matrix.generated_at.clone(),
     };
-    let published = Published::build(&summary, &matrix, view, generated_from);
+    let kernel = Kernel::load(targets)?;
+    let published = Published::build(&summary, &matrix, view, kernel.as_ref(), generated_from);
     Ok(Built {
         matrix,
         summary,
@@ -123,6 +122,9 @@ pub fn render(
         built.matrix.columns.len()
     );
     let mut markdown = header + &summary::markdown(&built.summary);
+    if let Some(kernel) = published.sections.iter().find(|s| s.id == "kernel") {
+        markdown.push_str(&baselines_md::kernel(kernel, &published));
+    }
     if let Some(view) = &published.baselines {
         markdown.push_str(&baselines_md::markdown(view, &built.summary));
     }

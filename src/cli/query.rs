@@ -71,9 +71,11 @@ fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out:
         let _ = writeln!(out, "  {title}");
     }
     let width = s.families.iter().map(|f| f.title.len()).max().unwrap_or(0);
+    // The kernel family answers only kernel rows, and only it does.
+    let kernel_row = row.id.starts_with("kernel.");
     for f in &s.families {
         let Some(a) = answer_for(row, &f.id) else {
-            if !known_only {
+            if !known_only && !kernel_row && f.id != spawnmatrix::published::kernel::FAMILY {
                 let _ = writeln!(out, "  {:width$}  ?", f.title);
             }
             continue;
@@ -171,7 +173,7 @@ fn data(args: &Args) -> Result<(String, Published), Box<dyn std::error::Error>> 
         };
         return Ok((
             path.display().to_string(),
-            Published::build(&s, &matrix, None, from),
+            Published::build(&s, &matrix, None, None, from),
         ));
     }
     let targets = spawnmatrix::worktree::targets_dir();

@@ -155,6 +155,18 @@ pub fn build(caps: &Caps, baselines: &Baselines) -> BaselineView {
     }
 }
 
+/// The view of `targets/baselines.yaml` over `caps` (made from `matrix`); `None` when the
+/// folder has no baselines.
+pub fn of_targets(
+    caps: &Caps,
+    matrix: &crate::matrix::Matrix,
+    targets: &std::path::Path,
+) -> Result<Option<BaselineView>, crate::matrix::MatrixError> {
+    let families: Vec<&str> = matrix.families.iter().map(|f| f.id.as_str()).collect();
+    let baselines = Baselines::load(targets, &families)?;
+    Ok((!baselines.list.is_empty()).then(|| build(caps, &baselines)))
+}
+
 impl BaselineView {
     pub fn baseline(&self, id: &str) -> Option<&Baseline> {
         let fold = |t: &str| t.to_ascii_lowercase().replace('_', "-");

@@ -4,8 +4,10 @@
 
 use std::fmt::Write;
 
+use crate::matrix::render::summary::letters;
 use crate::matrix::summary::Summary;
 use crate::published::baseline_view::{Availability, BaselineView};
+use crate::published::{Published, PublishedSection};
 
 fn mark(value: Availability) -> &'static str {
     match value {
@@ -64,6 +66,58 @@ pub fn markdown(view: &BaselineView, summary: &Summary) -> String {
             b.release,
             b.evidence.name(),
             b.cite
+        );
+    }
+    out
+}
+
+/// The kernel section: each feature, the release the man pages give, and what every kernel
+/// release the Linux columns ran on showed.
+pub fn kernel(section: &PublishedSection, published: &Published) -> String {
+    let family = published
+        .families
+        .iter()
+        .find(|f| f.id == crate::published::kernel::FAMILY);
+    let runs: Vec<&str> = family
+        .into_iter()
+        .flat_map(|f| &f.releases)
+        .filter(|r| !r.columns.is_empty())
+        .map(|r| r.release.as_str())
+        .collect();
+    let mut out = format!("\n## {}\n\n", section.title);
+    out.push_str(
+        "The first release from the kernel's man pages (D, `targets/linux-kernel/kernel.yaml`),\n\
+         then what the Linux columns observed, by the kernel release they ran on (R; blank: not\n\
+         probed there).\n\n",
+    );
+    let heads: Vec<String> = runs.iter().map(|r| format!("run on {r}")).collect();
+    let _ = writeln!(out, "| feature | since | {} |", heads.join(" | "));
+    let _ = writeln!(out, "|---|---|{}", "---|".repeat(runs.len()));
+    for row in &section.rows {
+        let Some(a) = row.answers.first() else {
+            continue;
+        };
+        let cells: Vec<String> = runs
+            .iter()
+            .map(|r| {
+                a.answer
+                    .history
+                    .iter()
+                    .find(|s| {
+                        s.release == *r && s.evidence.contains(&crate::matrix::model::Evidence::Run)
+                    })
+                    .map_or_else(String::new, |s| {
+                        format!("{} {}", s.value, letters(&s.evidence))
+                    })
+            })
+            .collect();
+        let warn = if a.answer.disagreement { " !" } else { "" };
+        let _ = writeln!(
+            out,
+            "| `{}` | {} D{warn} | {} |",
+            row.label,
+            a.answer.text,
+            cells.join(" | ")
         );
     }
     out

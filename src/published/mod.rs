@@ -6,6 +6,7 @@
 //! - [`baselines`]: `targets/baselines.yaml`; [`baseline_view`]: each feature at a baseline.
 //! - [`changes`]: what changed between two releases (`docs/CHANGES.md`, `spawnmatrix diff`).
 //! - [`json`], [`markdown`]: the document's layout and the baselines section of SUMMARY.md.
+//! - [`kernel`]: the Linux kernel as a family (man-page releases, every Linux column's runs).
 //! - [`tree_hash`]: the git tree hash of `targets/` a release names as its input.
 //!
 //! - `$schema` / `$id`: the JSON Schema it validates against (`schema/summary.v1.schema.json`)
@@ -27,6 +28,7 @@ pub mod baseline_view;
 pub mod baselines;
 pub mod changes;
 pub mod json;
+pub mod kernel;
 pub mod markdown;
 pub mod tree_hash;
 
@@ -173,9 +175,11 @@ impl Published {
         summary: &Summary,
         matrix: &Matrix,
         baselines: Option<BaselineView>,
+        kernel: Option<&kernel::Kernel>,
         generated_from: GeneratedFrom,
     ) -> Published {
-        let sections = summary
+        let mut families = summary.families.clone();
+        let mut sections: Vec<PublishedSection> = summary
             .sections
             .iter()
             .map(|sec| PublishedSection {
@@ -198,13 +202,18 @@ impl Published {
                     .collect(),
             })
             .collect();
+        if let Some(k) = kernel {
+            let (family, section) = k.section(matrix);
+            families.push(family);
+            sections.push(section);
+        }
         Published {
             schema: Some(SCHEMA_REF.to_string()),
             id: Some(DATA_ID.to_string()),
             format: FORMAT,
             data_version: None,
             generated_from: Some(generated_from),
-            families: summary.families.clone(),
+            families,
             sections,
             baselines,
         }
