@@ -58,8 +58,17 @@ pub fn build(targets: &Path) -> Result<Built, Box<dyn std::error::Error>> {
         )
         .into());
     }
-    let caps = spawnmatrix::caps_header::build(&summary, &matrix)?;
+    let mut caps = spawnmatrix::caps_header::build(&summary, &matrix)?;
     let view = view::of_targets(&caps, &matrix, targets)?;
+    caps.baselines = view
+        .iter()
+        .flat_map(|v| &v.baselines)
+        .map(|b| spawnmatrix::caps_header::Preset {
+            id: b.id.clone(),
+            family: b.family.clone(),
+            release: b.release.clone(),
+        })
+        .collect();
     let generated_from = GeneratedFrom {
         targets_tree: tree_hash_hex(targets)
             .map_err(|e| format!("hashing {}: {e}", targets.display()))?,
