@@ -3,15 +3,17 @@
 (390x844) width: the default view is the summary; the addchdir_np row is findable and shows
 each family's answer; filtering; drill-down from a summary cell to its releases, to the full
 table and to one release's evidence; back/forward; a shared URL restores a view; the full
-table's group, disagreement and column-order controls; no horizontal page overflow; a sticky
-header. Expected values are read from the JSON embedded in the page (written by spawnmatrix),
+table's group, disagreement and column-order controls; the baselines view (cells as the
+embedded baseline JSON says, the family filter, a cell's reason); no horizontal page overflow; a
+sticky header. Expected values are read from the JSON embedded in the page (written by spawnmatrix),
 never typed in here.
 
 Speaks WebDriver to Debian's chromedriver over plain HTTP (standard library only), so it needs
 nothing beyond the `chromium` and `chromium-driver` packages that ci/setup.sh installs.
 
 Usage: ci/browser-test.py [--expect-disagreement] PAGE.html SHOT_PREFIX
-  writes SHOT_PREFIX-{desktop,phone}.png (summary) and SHOT_PREFIX-{desktop,phone}-full.png
+  writes SHOT_PREFIX-{desktop,phone}.png (summary), SHOT_PREFIX-{desktop,phone}-full.png and,
+  when the page has a baseline view, SHOT_PREFIX-{desktop,phone}-baselines.png
   --expect-disagreement  the page must flag at least one cell (and its evidence must say so)
 Exit status 0 when every check passed; 1 with the failed check on stderr.
 """
@@ -318,6 +320,30 @@ def run_width(d, uri, name, width, height, mobile, prefix, expect_disagreement):
     d.open(uri + "#q=no-such-feature-at-all")
     check(visible_rows(d) == [] and d.js("return document.querySelectorAll('#matrix tr.empty').length;") == 1,
           "a filter that matches nothing says so")
+
+    # The baselines view: each cell is the embedded baseline JSON's answer; the family filter
+    # keeps that family's baselines; a cell opens its reason.
+    view = d.js("return JSON.parse(document.getElementById('baseline-data').textContent);")
+    if view:
+        d.open(uri + "#" + urllib.parse.urlencode({"view": "baselines", "q": FEATURE}))
+        row = next(r for r in view["rows"] if r["id"].endswith("_" + FEATURE))
+        shown = d.js("return [...document.querySelectorAll('#matrix tbody td.cell')].filter(t => t.dataset.row === arguments[0])"
+                     ".map(t => [t.dataset.col, t.textContent]);", row["id"])
+        expected = [[a["baseline"], "?" if a["value"] == "unknown" else a["value"]] for a in row["answers"]]
+        check(page_state(d)["view"] == "baselines" and shown == expected,
+              f"the baselines view shows {row['id']} for all {len(expected)} baselines as the embedded view says")
+        no_overflow(d, width, "baselines")
+        first = view["baselines"][0]
+        answer = next(a for a in row["answers"] if a["baseline"] == first["id"])
+        d.click(f"td.cell[data-row='{row['id']}'][data-col='{first['id']}']")
+        st = page_state(d)
+        check(answer["why"] in (st["detail"] or "") and f"cell={urllib.parse.quote(row['id'] + '|' + first['id'], safe='')}" in st["hash"],
+              f"a baseline cell ({first['id']}) opens its reason, and the URL names it")
+        d.screenshot(Path(f"{prefix}-{name}-baselines.png"))
+        d.open(uri + "#" + urllib.parse.urlencode({"view": "baselines", "family": first["family"]}))
+        heads = d.js("return [...document.querySelectorAll('#matrix thead th[data-col]')].map(t => t.dataset.col);")
+        check(heads == [b["id"] for b in view["baselines"] if b["family"] == first["family"]],
+              f"the family filter keeps the {len(heads)} {first['family']} baselines")
 
     # The full table's own controls.
     d.open(uri + "#view=full")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The libc matrix in containers: each Debian suite's own glibc, Alpine's musl (--pull only),
-# plus two static musl builds and the two i686 (32-bit) builds run on this host. The GitHub workflow's Linux jobs run this same
-# script with --pull.
+# plus two static musl builds and the two i686 (32-bit) builds run on this host. The workflow's
+# Linux jobs and .ci/run call it through ci/linux-column.sh (containers only).
 #
 #   ci/containers.sh [--out DIR] [--cache DIR] [--pull] [--no-containers] [--no-musl] [--no-i686] [--no-cases]
 #                    [--bench SIZES | --no-bench] [COLUMN...]
@@ -10,7 +10,9 @@
 # `alpine`. Without --pull there is no registry: each Debian image is a debootstrap root with
 # containers/debian-SUITE.Containerfile applied on top. With --pull the Containerfiles are
 # built as they are (FROM a registry image). Each column runs `spawnmatrix probe` with the
-# conformance cases and a short bench at SIZES (default: ci/env.sh, 0,256M) for its perf rows. Inside every
+# conformance cases and a short bench at SIZES (default: ci/env.sh, 0,256M) for its perf rows. Every
+# container runs under Docker's default seccomp profile (containers/seccomp/docker-default.json,
+# given to podman and docker alike), and its image label says so. Inside every
 # container, conformance/cases and targets/ are mounted read-only at /spawnmatrix/cases and
 # /spawnmatrix/targets and named by SPAWNMATRIX_CASES and SPAWNMATRIX_TARGETS, so each verdict
 # is judged with the recorded expectations (targets/<family>/expectations/). Writes one report
@@ -32,6 +34,11 @@ repo=$PWD
 # Where the containers see the cases and the expectations (mounted read-only).
 cases_in=/spawnmatrix/cases
 targets_in=/spawnmatrix/targets
+# Docker's default seccomp profile, vendored (containers/seccomp/README.md): the sandbox is
+# part of the column (its image label), so both engines get this file, never their own default.
+seccomp_profile=$repo/containers/seccomp/docker-default.json
+seccomp_sha256=536529b665dd0972c37bfb569f5d4ac8a53592e7b00752bc39ff063ca9864c74
+seccomp_label=seccomp=docker-default
 
 out=targets/reports
 cache=${SPAWNMATRIX_CACHE:-}
@@ -251,13 +258,21 @@ run_column() { # column
   fi
   # run_limits prints flags, split on purpose.
   # shellcheck disable=SC2046,SC2207
-  local run=("${engine[@]}" run --rm --network=none $(run_limits) "${mounts[@]}" "$image")
+  local run=("${engine[@]}" run --rm --network=none --security-opt "seccomp=$seccomp_profile"
+    $(run_limits) "${mounts[@]}" "$image")
   log "$column: libc $("${run[@]}" ldd --version 2>&1 | head -n1)"
+  # The profile is in force: the kernel reports seccomp filter mode (2) inside.
+  local mode
+  mode=$("${run[@]}" sh -c 'grep "^Seccomp:" /proc/self/status' 2>&1 | awk '{print $2}')
+  if [ "$mode" != 2 ]; then
+    fail "$column: no seccomp filter in the container (Seccomp: ${mode:-?}), so it would not run under $seccomp_label"
+    return 0
+  fi
   [ -z "$bindir" ] || check_helper "$name" "${run[@]}" /w/spawnmatrix-child
   local tmp=$out/.container-$name.json.tmp dest=$out/container-$name.json
   log "$column: probe ${cases_flag[*]} ${bench_flag[*]} (the conformance cases unless --no-cases)"
   if "${run[@]}" "$bin" probe --json "${cases_flag[@]}" "${bench_flag[@]}" --provenance container \
-      --image "$label" --host "${SPAWNMATRIX_HOST:-$(hostname)} via ${engine[0]}" >"$tmp" 2>"$tmp.err" \
+      --image "$label $seccomp_label" --host "${SPAWNMATRIX_HOST:-$(hostname)} via ${engine[0]}" >"$tmp" 2>"$tmp.err" \
       && keep_report "$tmp" "$dest" container; then
     note "$name: report written in $((SECONDS - t0))s -> $dest"
   else
@@ -323,6 +338,11 @@ run_native() { # name binary description static|dynamic
 }
 
 # --- main ----------------------------------------------------------------------------------
+
+if [ $containers = 1 ] && ! echo "$seccomp_sha256  $seccomp_profile" | sha256sum -c --quiet -; then
+  echo "containers.sh: $seccomp_profile is not the vendored profile (containers/seccomp/README.md)" >&2
+  exit 2
+fi
 
 log "columns: $([ $containers = 1 ] && echo "${suites[*]}")$([ $musl = 1 ] && echo ' + musl (Rust) + musl (Debian)')$([ $i686 = 1 ] && echo ' + i686 gnu + i686 musl') -> $out"
 debian=()

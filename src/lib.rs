@@ -10,6 +10,8 @@
 //! - [`conformance`]: cases as data, subjects, outcomes and per-target expectations.
 //! - [`report`]: the probe report, the unit the matrix merges.
 //! - [`matrix`]: merging reports into one table and rendering it (JSON, Markdown, HTML).
+//! - [`published`]: the summary as a versioned release (schema, data version, changes) and
+//!   its answers for baselines (`manylinux2014`, `debian-12`).
 //! - [`linkcheck`]: link-time evidence from C probes linked against chosen sysroots.
 //! - [`bench`](mod@bench): what a spawn costs, per strategy and per parent size.
 //! - [`worktree`]: where cases and targets are (the working tree, not the build checkout).
@@ -25,6 +27,7 @@ pub mod fuzz;
 pub mod linkcheck;
 pub mod matrix;
 pub mod platform;
+pub mod published;
 pub mod report;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub mod sandbox;

@@ -9,8 +9,9 @@
 //! - Every `**Invariant:**` paragraph names at least one test or check, and every test, check
 //!   or file it names exists (`path::name` must be a test function in that file).
 //! - Data flows one way (`data_flows_one_way`), the child side of a spawn names no allocating,
-//!   locking or panicking call (`child_side_code_allocates_and_panics_nowhere`), and commands
-//!   write their files only through `atomic` (`outputs_go_through_atomic`).
+//!   locking or panicking call (`child_side_code_allocates_and_panics_nowhere`), the Linux
+//!   child calls the kernel, never a libc wrapper (`the_linux_child_calls_the_kernel_directly`),
+//!   and commands write their files only through `atomic` (`outputs_go_through_atomic`).
 //!
 //! The source scans read code only: comments and everything from a file's first `#[cfg(test)]`
 //! on are skipped, as are `tests.rs` files and `tests/` folders.
@@ -345,7 +346,7 @@ fn layering_violations() -> Vec<String> {
         "linkcheck",
         "child",
     ];
-    const DOWNSTREAM: &[&str] = &["matrix", "caps_header"];
+    const DOWNSTREAM: &[&str] = &["matrix", "caps_header", "published"];
     let mut out = Vec::new();
     let mut check = |dir: &str, allowed: &dyn Fn(&str) -> bool| {
         for file in rust_files(dir) {
@@ -452,7 +453,58 @@ const CHILD_SIDE: &[&str] = &[
     "spawn/src/closefds/other.rs",
     "spawn/src/ids/linux.rs",
     "spawn/src/ids/libc_calls.rs",
+    "spawn/src/child_calls",
 ];
+
+/// The child-side files a Linux child runs (after `CLONE_VM` too): they call the kernel
+/// through `libc::syscall` only, never a libc wrapper (a cancellation point on the parent
+/// thread's TCB, or an `LD_PRELOAD` interposer). `libc::abort` ends a forked child whose
+/// `pre_exec` closure panicked.
+const LINUX_CHILD: &[&str] = &[
+    "spawn/src/exec_child.rs",
+    "spawn/src/child_calls/linux.rs",
+    "spawn/src/closefds/linux.rs",
+    "spawn/src/ids/linux.rs",
+    "spawn/src/os/sigaction_raw.rs",
+    "spawn/src/sys/kernel_sigaction/mod.rs",
+];
+
+/// Every `libc::name(` call in `code` but `syscall` and `abort`.
+fn libc_calls_in(code: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (at, _) in code.match_indices("libc::") {
+        let rest = &code[at + "libc::".len()..];
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let called = rest[name.len()..].starts_with('(');
+        let lower = name.chars().next().is_some_and(|c| c.is_ascii_lowercase());
+        if called && lower && name != "syscall" && name != "abort" {
+            found.push(name);
+        }
+    }
+    found
+}
+
+#[test]
+fn the_linux_child_calls_the_kernel_directly() {
+    assert_eq!(
+        libc_calls_in("libc::syscall(1); libc::open(p); libc::SIGINT; libc::c_int::MAX"),
+        ["open"]
+    );
+    let mut found = Vec::new();
+    for rel in LINUX_CHILD {
+        let calls = libc_calls_in(&code(&root().join(rel)));
+        if !calls.is_empty() {
+            found.push(format!("{rel}: {calls:?}"));
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "libc wrappers on the Linux child side: {found:#?}"
+    );
+}
 
 fn forbidden_in(code: &str) -> Vec<&'static str> {
     NOT_IN_THE_CHILD

@@ -126,11 +126,15 @@ fn groups_gid_uid_change_only_the_child(strategy: Strategy) {
 /// The kernel's limit on supplementary groups. musl's `sysconf(_SC_NGROUPS_MAX)` answers a
 /// fixed 32 (std's own test skips musl for that), so the kernel is asked where it can be.
 fn kernel_ngroups_max() -> libc::c_long {
-    std::fs::read_to_string("/proc/sys/kernel/ngroups_max")
+    #[cfg(target_os = "linux")]
+    if let Some(n) = std::fs::read_to_string("/proc/sys/kernel/ngroups_max")
         .ok()
         .and_then(|s| s.trim().parse().ok())
-        // SAFETY: sysconf has no preconditions. (c_long: 32 bits on 32-bit targets.)
-        .unwrap_or_else(|| unsafe { libc::sysconf(libc::_SC_NGROUPS_MAX) })
+    {
+        return n;
+    }
+    // SAFETY: sysconf has no preconditions. (c_long: 32 bits on 32-bit targets.)
+    unsafe { libc::sysconf(libc::_SC_NGROUPS_MAX) }
 }
 
 /// This process's supplementary groups.

@@ -11,5 +11,7 @@ mod diff;
 mod errors;
 #[path = "cli/flags.rs"]
 mod flags;
+#[path = "cli/query.rs"]
+mod query;
 
 use common::{bin, report, run, stderr, write};

@@ -16,7 +16,10 @@ use std::path::{Path, PathBuf};
 use rstest::rstest;
 use rstest_reuse::apply;
 mod support;
+#[path = "support/trampoline.rs"]
+mod trampoline;
 
+use spawnmatrix::child::ChildState;
 use spawnmatrix::spawn::os::unix::process::{CommandExt, ExitStatusExt};
 use spawnmatrix::spawn::{Command, Output, Stdio, Strategy};
 use support::*;
@@ -183,7 +186,7 @@ fn parent_cwd_and_mask_unchanged_after_1000_spawns(strategy: Strategy) {
     let cwd = std::env::current_dir().unwrap();
     let dir = tempfile::tempdir().unwrap();
     for i in 0..1000 {
-        let mut c = command("/bin/true", strategy);
+        let mut c = command(true_program(), strategy);
         if i % 2 == 1 {
             c.current_dir(dir.path().join("missing"));
             assert!(c.spawn().is_err());
@@ -295,7 +298,7 @@ fn output_captures_stdout_and_stderr(strategy: Strategy) {
 fn piped_stdin_reaches_the_child(strategy: Strategy) {
     use std::io::Write;
     let _g = serial();
-    let mut c = command("/bin/cat", strategy);
+    let mut c = command(on_path("cat"), strategy);
     c.stdin(Stdio::piped()).stdout(Stdio::piped());
     let Some(r) = spawn_or_refused(&mut c, strategy) else {
         return;
@@ -309,7 +312,7 @@ fn piped_stdin_reaches_the_child(strategy: Strategy) {
 #[rstest]
 fn kill_and_try_wait() {
     let _g = serial();
-    let mut child = Command::new("/bin/sleep").arg("10").spawn().unwrap();
+    let mut child = Command::new(on_path("sleep")).arg("10").spawn().unwrap();
     assert_eq!(child.try_wait().unwrap(), None);
     child.kill().unwrap();
     let status = child.wait().unwrap();
@@ -576,7 +579,7 @@ fn auto_takes_the_fastest_strategy_available_here() {
     assert_eq!(available.first(), Some(&Strategy::Auto));
     assert!(available.contains(&Strategy::Fork));
     assert!(!available.contains(&Strategy::Vfork));
-    let mut child = Command::new("/bin/true").spawn().unwrap();
+    let mut child = Command::new(true_program()).spawn().unwrap();
     assert!(child.wait().unwrap().success());
     let order: &[Strategy] = if cfg!(target_os = "linux") {
         &[
@@ -636,7 +639,7 @@ fn environment_growing_in_another_thread_does_not_break_spawns(strategy: Strateg
     };
     let mut failures = Vec::new();
     for _ in 0..100 {
-        match command("/bin/true", strategy).status() {
+        match command(true_program(), strategy).status() {
             Ok(s) if s.success() => {}
             other => failures.push(format!("{other:?}")),
         }
@@ -683,27 +686,15 @@ fn concurrent_spawns_while_other_threads_open_and_close_fds(strategy: Strategy) 
         .map(|_| {
             std::thread::spawn(move || {
                 for _ in 0..20 {
-                    let mut c = command("/bin/sh", strategy);
-                    // Lists the child's fds (the shell's own script fd aside, none above 2
-                    // except the mapped 7).
-                    c.args(["-c", "ls /proc/self/fd"])
-                        .fd(7, fs::File::open("/dev/null").unwrap())
-                        .stdin(Stdio::null())
-                        .stderr(Stdio::null());
+                    // The child helper lists its fds (through /proc/self/fd on Linux, a
+                    // scan elsewhere): stdio and the mapped 7, nothing else.
+                    let (mut c, report) = helper(strategy);
+                    c.fd(7, fs::File::open("/dev/null").unwrap())
+                        .stdout(Stdio::piped());
                     let out = c.output().expect("spawn");
-                    assert!(out.status.success());
-                    let fds: Vec<&[u8]> = out
-                        .stdout
-                        .split(|&b| b == b'\n')
-                        .filter(|l| !l.is_empty())
-                        .collect();
-                    // 0, 1, 2, 7 and the fd `ls` opened for the listing (3).
-                    assert_eq!(
-                        fds,
-                        [&b"0"[..], b"1", b"2", b"3", b"7"],
-                        "{:?}",
-                        OsStr::from_bytes(&out.stdout)
-                    );
+                    assert!(out.status.success(), "helper: {}", out.status);
+                    let state = ChildState::read(report.path()).unwrap();
+                    assert_eq!(fd_numbers(&state), [0, 1, 2, 7]);
                 }
             })
         })
@@ -726,8 +717,9 @@ fn concurrent_spawns_while_other_threads_open_and_close_fds(strategy: Strategy) 
 fn overlong_path_entry_is_skipped(strategy: Strategy) {
     let _g = serial();
     let long = format!("/{}", "x".repeat(5000));
+    let true_dir = true_program().parent().unwrap().to_owned();
     let mut c = command("true", strategy);
-    c.env("PATH", format!("{long}:/bin:/usr/bin"));
+    c.env("PATH", format!("{long}:{}", true_dir.display()));
     let Some(r) = spawn_or_refused(&mut c, strategy) else {
         return;
     };
@@ -748,7 +740,7 @@ fn failed_spawns_leak_no_fd(strategy: Strategy) {
     let regular = file(dir.path(), "regular", "", 0o644);
     let before = open_fds();
     for case in 0..6 {
-        let mut c = command("/bin/true", strategy);
+        let mut c = command(true_program(), strategy);
         c.stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
@@ -794,7 +786,7 @@ fn forced_clone3_without_a_trampoline_names_the_crate() {
     let _g = serial();
     let caps = spawnmatrix::spawn::caps::detect();
     let ours = &caps["crate.clone3"];
-    let has = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+    let has = trampoline::CLONE3_TRAMPOLINE;
     assert_eq!(ours.available, has, "{ours:?}");
     if has {
         return;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# 32-bit x86, natively (an x86_64 kernel runs i686 programs): the library's unit tests, the
+# 32-bit x86, natively (an x86_64 kernel runs i686 programs): the library's unit tests and its
+# parent-state table (ids through the 32-bit id calls), the
 # spawn suite, the sandbox/rlimit profiles and the conformance suite on glibc (gcc-multilib)
 # and on Rust's bundled musl (helper built by the pinned zig). These are the test targets
 # where word size matters: the kernel structs the crate declares (struct sigaction is 20 bytes
@@ -9,6 +10,6 @@
 # on x86_64 in `cargo test`; leaving them out keeps this step's build short.
 for t in i686-unknown-linux-gnu i686-unknown-linux-musl; do
   echo "-- $t"
-  cargo test --locked --target "$t" -p spawnmatrix-spawn --lib --test pidfd --test fake_vfork
+  cargo test --locked --target "$t" -p spawnmatrix-spawn --lib --test parent_untouched --test pidfd --test fake_vfork
   cargo test --locked --target "$t" -p spawnmatrix --lib --test spawn --test profiles --test conformance
 done

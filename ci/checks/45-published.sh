@@ -1,14 +1,27 @@
 #!/usr/bin/env bash
-# The committed summary (docs/SUMMARY.md, docs/summary.json) and compile-time caps
-# (docs/spawnmatrix_caps.{h,rs}) are what `spawnmatrix publish`
-# makes of targets/ now: fails when a stored report or a platform.yaml changed without it.
-# A second run must be byte-identical (the published files depend on targets/ only).
+# The committed summary (docs/SUMMARY.md, docs/summary.json, docs/CHANGES.md) and compile-time
+# caps (docs/spawnmatrix_caps.{h,rs}) are what `spawnmatrix publish` makes of targets/ now:
+# fails when a stored report, a platform.yaml or targets/baselines.yaml changed without it.
+# A second run must be byte-identical (the published files depend on targets/ only), and
+# summary.json (and baselines.yaml) must validate against their JSON Schemas with a standard
+# validator, check-jsonschema, which must also reject a copy with a broken version.
+set -euo pipefail
+start=$SECONDS
+. ci/env.sh
 cargo run -q -- publish --check
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cargo run -q -- publish --out "$tmp/a" >/dev/null
 cargo run -q -- publish --out "$tmp/b" >/dev/null
-cmp "$tmp/a/SUMMARY.md" "$tmp/b/SUMMARY.md"
-cmp "$tmp/a/summary.json" "$tmp/b/summary.json"
-cmp "$tmp/a/spawnmatrix_caps.h" "$tmp/b/spawnmatrix_caps.h"
-cmp "$tmp/a/spawnmatrix_caps.rs" "$tmp/b/spawnmatrix_caps.rs"
+for f in SUMMARY.md summary.json CHANGES.md spawnmatrix_caps.h spawnmatrix_caps.rs; do
+    cmp "$tmp/a/$f" "$tmp/b/$f"
+done
+# The schemas' $ids are their file names: run from schema/ so the cross-file $ref resolves.
+(cd schema && check-jsonschema --schemafile summary.v1.schema.json ../docs/summary.json)
+(cd schema && check-jsonschema --schemafile baselines.v1.schema.json ../targets/baselines.yaml)
+sed 's/^"data_version": "[^"]*"/"data_version": "one"/' docs/summary.json > "$tmp/broken.json"
+if (cd schema && check-jsonschema --schemafile summary.v1.schema.json "$tmp/broken.json") >/dev/null 2>&1; then
+    echo "45-published: the summary schema accepted a data_version that is not semver" >&2
+    exit 1
+fi
+echo "45-published: ok in $((SECONDS - start)) s"

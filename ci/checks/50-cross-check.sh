@@ -5,6 +5,18 @@ for t in x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin; do
   cargo check --locked --target "$t"
 done
 
+# FreeBSD's close_range (12.2+) is looked up at run time, so a binary loads on older releases:
+# the library's object must not reference the symbol. (An rlib builds without a linker.)
+echo "-- x86_64-unknown-freebsd: no direct reference to close_range"
+cargo build --locked --target x86_64-unknown-freebsd -p spawnmatrix-spawn --lib
+rlib=target/x86_64-unknown-freebsd/debug/libspawnmatrix_spawn.rlib
+undefined=$(nm -u "$rlib" 2>/dev/null || true)
+grep -q 'U dlsym' <<<"$undefined" || { echo "nm found no undefined dlsym: the check reads nothing"; exit 1; }
+if grep -qw 'close_range' <<<"$undefined"; then
+  echo "spawnmatrix-spawn references close_range directly: it must be looked up (closefds/freebsd.rs)"
+  exit 1
+fi
+
 nightly=$(cat ci/nightly-toolchain)
 echo "-- Cygwin (tier 3: $nightly from ci/nightly-toolchain, -Zbuild-std)"
 # Type-check only (nothing links or runs for Cygwin here); the workflow's Cygwin job builds,
@@ -18,7 +30,9 @@ cargo "+$nightly" check --locked -Zbuild-std=std,panic_abort --target x86_64-pc-
 # riscv (no restorer). The spawn package only: libc is its one dependency.
 # x32 (x86_64 instructions, 32-bit pointers): the clone3 trampoline zero-extends its operands
 # there (this kernel has no CONFIG_X86_X32_ABI, so it is type-checked only).
-for t in mips64-unknown-linux-gnuabi64 mips-unknown-linux-gnu sparc64-unknown-linux-gnu riscv64gc-unknown-linux-gnu x86_64-unknown-linux-gnux32; do
+# 32-bit SPARC: the id system calls must be the 32-bit ones (setuid32, ...; the old numbers
+# take 16-bit ids there); spawn/src/ids/linux.rs pins the numbers at compile time.
+for t in mips64-unknown-linux-gnuabi64 mips-unknown-linux-gnu sparc64-unknown-linux-gnu sparc-unknown-linux-gnu riscv64gc-unknown-linux-gnu x86_64-unknown-linux-gnux32; do
   echo "-- $t (spawnmatrix-spawn, $nightly, -Zbuild-std)"
   cargo "+$nightly" check --locked -Zbuild-std=std,panic_abort --target "$t" -p spawnmatrix-spawn
 done

@@ -8,9 +8,9 @@
 
 use std::ffi::c_char;
 
+use super::child_calls as sys;
 use super::closefds;
 use super::command::PreExec;
-use super::error::errno;
 use super::fdplan::FdMove;
 use super::ids::{self, IdCalls, Ids};
 use super::os;
@@ -66,12 +66,16 @@ pub(super) struct ChildView {
 /// Every pointer in `v` must be valid for its length, and the caller must be the new child
 /// (or, for `exec`, the process about to be replaced).
 pub(super) unsafe fn run<C: IdCalls>(v: &ChildView) -> libc::c_int {
-    if v.setsid && libc::setsid() == -1 {
-        return errno();
+    if v.setsid {
+        let e = sys::setsid();
+        if e != 0 {
+            return e;
+        }
     }
     if let Some(pgid) = v.pgid {
-        if libc::setpgid(0, pgid) == -1 {
-            return errno();
+        let e = sys::setpgid(pgid);
+        if e != 0 {
+            return e;
         }
     }
     if let Some(ids) = v.ids.as_ref() {
@@ -80,31 +84,30 @@ pub(super) unsafe fn run<C: IdCalls>(v: &ChildView) -> libc::c_int {
             return e;
         }
     }
-    let rc = match v.cwd {
+    let e = match v.cwd {
         ChildCwd::Keep => 0,
-        ChildCwd::Path(p) => libc::chdir(p),
-        ChildCwd::Fd(fd) => libc::fchdir(fd),
+        ChildCwd::Path(p) => sys::chdir(p),
+        ChildCwd::Fd(fd) => sys::fchdir(fd),
     };
-    if rc == -1 {
-        return errno();
+    if e != 0 {
+        return e;
     }
     let moves = slice_mut(v.moves, v.moves_len);
     for m in moves.iter_mut() {
         if m.via_tmp {
-            m.tmp = libc::fcntl(m.src, libc::F_DUPFD_CLOEXEC, v.high);
-            if m.tmp == -1 {
+            match sys::dup_cloexec_above(m.src, v.high) {
+                Ok(fd) => m.tmp = fd,
                 // EINVAL here means `high` is past the fd limit because a target is: the
                 // error `dup2` (and posix_spawn's adddup2) gives for such a target.
-                return match errno() {
-                    libc::EINVAL => libc::EBADF,
-                    e => e,
-                };
+                Err(libc::EINVAL) => return libc::EBADF,
+                Err(e) => return e,
             }
         }
     }
     for m in moves.iter() {
-        if libc::dup2(m.tmp, m.dst) == -1 {
-            return errno();
+        let e = sys::dup2(m.tmp, m.dst);
+        if e != 0 {
+            return e;
         }
     }
     if v.reset_handlers {
@@ -134,8 +137,8 @@ pub(super) unsafe fn run<C: IdCalls>(v: &ChildView) -> libc::c_int {
     }
     let mut search = SearchState::new();
     for &path in slice(v.candidates, v.candidates_len) {
-        libc::execve(path, v.argv, v.envp);
-        if let Next::Stop(e) = search.after(errno()) {
+        let e = sys::execve(path, v.argv, v.envp);
+        if let Next::Stop(e) = search.after(e) {
             return e;
         }
     }

@@ -6,6 +6,7 @@ use std::io::{self, Read};
 use std::os::fd::{AsRawFd, OwnedFd};
 
 use super::child::{abandon, reap_failed};
+use super::child_calls;
 use super::clone_backend::pidfd_channel::{self, Report};
 use super::dispatch::Spawned;
 use super::error::last;
@@ -41,12 +42,12 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<Spawned> {
                 pidfd_channel::send_own(write_end.as_raw_fd());
             }
             let e = exec_child::run::<ChildIds>(&view);
-            libc::write(
+            child_calls::write(
                 write_end.as_raw_fd(),
                 (&e as *const libc::c_int).cast(),
                 std::mem::size_of::<libc::c_int>(),
             );
-            libc::_exit(127)
+            child_calls::exit(127)
         }
     }
     let fork_error = (pid == -1).then(last);

@@ -7,8 +7,12 @@
 //! the ones present now, unless C code rewrites `environ` itself.
 //!
 //! They are recorded by a constructor (`.init_array` on ELF platforms, `__mod_init_func` on
-//! Apple's), which runs before `main` while the process has one thread; elsewhere none are
-//! recorded.
+//! Apple's), which runs before `main`, or when a library holding this crate is loaded with
+//! `dlopen` (a Python extension, a JVM native library). Only then may other threads exist,
+//! and one of them may `setenv` (reallocating `environ`) while the constructor reads it; so
+//! the constructor reads `environ` only while the process has a single thread (Linux:
+//! `/proc/self/status`; FreeBSD, Apple: libc's "ever threaded" flag), and otherwise records
+//! nothing: such entries are then not passed on. Elsewhere none are recorded.
 
 use std::ffi::{c_char, CStr};
 use std::sync::OnceLock;
@@ -30,12 +34,23 @@ extern "C" {
     static environ: *const *const c_char;
 }
 
-/// Runs before `main`: keeps a copy of each entry without `=`.
+/// Runs before `main` (or at `dlopen`): keeps a copy of each entry without `=`.
 #[allow(dead_code)] // Not referenced on platforms without a constructor section.
 extern "C" fn record() {
-    // SAFETY: before main nothing else changes the environment; each entry is a C string.
+    record_if_alone();
+}
+
+/// Records the entries if this is the process's only thread; whether it did.
+#[allow(dead_code)]
+fn record_if_alone() -> bool {
+    if !crate::platform::single_threaded() {
+        return false;
+    }
+    // SAFETY: with no other thread, nothing else changes the environment meanwhile (this
+    // thread is in the constructor); each entry is a C string.
     let found = unsafe { malformed_in(environ) };
     let _ = MALFORMED.set(found);
+    true
 }
 
 /// The entries of `envp` (a null-terminated array, or null) that `vars_os` would skip.
@@ -86,6 +101,23 @@ mod tests {
     #[case(b"".as_slice(), false)]
     fn separator_as_std_parses(#[case] entry: &[u8], #[case] want: bool) {
         assert_eq!(has_separator(entry), want);
+    }
+
+    /// With another thread alive (one that could `setenv`), `environ` is not read; the test
+    /// harness's own threads already count, and one more is made to be sure. (Before `main`
+    /// the process has one thread: the std-parity suite's `malformed-env` role sees the
+    /// entries recorded then.)
+    #[cfg(any(target_os = "linux", target_os = "freebsd", target_vendor = "apple"))]
+    #[test]
+    fn the_recorder_reads_nothing_beside_other_threads() {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let other = std::thread::spawn(move || rx.recv().ok());
+        assert!(!crate::platform::single_threaded());
+        let before = MALFORMED.get().map(Vec::len);
+        assert!(!record_if_alone(), "read environ beside another thread");
+        assert_eq!(MALFORMED.get().map(Vec::len), before);
+        tx.send(()).unwrap();
+        other.join().unwrap();
     }
 
     #[test]

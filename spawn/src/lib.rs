@@ -104,11 +104,19 @@
 //!   taken at spawn time under std's environment lock, so `std::env::set_var` in another thread
 //!   is safe, as with `std`. A `setenv` from C code in another thread is a data race (as with
 //!   `std`). Entries without `=` (which `std::env::vars_os` skips) reach a child whose
-//!   environment is unchanged, as with std.
+//!   environment is unchanged, as with std. Limit: when a library holding this crate is
+//!   loaded with `dlopen` into a process that already has threads, such entries are not
+//!   recorded (reading `environ` beside a `setenv` would race), so they are not passed.
+//! - **The child calls the kernel, not libc** (Linux): between its creation and `execve`,
+//!   the child of `clone3`, `clone_vfork` and `fork` makes raw system calls only, so an
+//!   `LD_PRELOAD` interposer of `open`, `close`, `chdir`, `dup2`, `execve`, `sigaction`, ...
+//!   sees none of them (`spawn/tests/no_libc_in_child.rs`); it still sees the parent's.
 //! - **Which strategy can do what.** `pre_exec` closures and ids (`uid`/`gid`/`groups`) need
 //!   a forked child, as in std: `Auto` uses `fork` for them, and any other forced strategy is
 //!   `Unsupported` (a `CLONE_VM` child that changes ids makes the kernel mark the shared
-//!   memory, so the parent, non-dumpable).
+//!   memory, so the parent, non-dumpable). On Linux the forked child makes itself
+//!   non-dumpable right after its id calls; limit: with `fs.suid_dumpable=1` the new user
+//!   can still attach to it in the instant between `setuid` and that `prctl`.
 //!
 //! # Differences from `std::process`
 //!
@@ -121,7 +129,8 @@
 //! - A failed `execve` of a file without a `#!` line is `ENOEXEC`; std's `fork` path (used
 //!   with `pre_exec`, `uid`, ... and by `exec`) goes through `execvp`, which on glibc runs such
 //!   a file with `/bin/sh`: a shell nobody asked for would hide a broken program.
-//! - Entries without `=` are those of the initial environment (recorded before `main`); std
+//! - Entries without `=` are those of the initial environment (recorded before `main`, or at
+//!   `dlopen` while the process has one thread); std
 //!   hands over the live `environ`, so it would also pass ones C code adds by writing
 //!   `environ` itself: this crate never reads `environ` while another thread may change it.
 //! - `{:#?}` of a `Command` adds this crate's settings after std's fields (each only when
@@ -149,6 +158,7 @@ pub mod caps;
 pub mod sys;
 
 mod child;
+mod child_calls;
 mod closefds;
 mod command;
 mod command_debug;

@@ -67,7 +67,7 @@ fn handed_over_fd_is_close_on_exec_at_once(#[case] how: Handover) {
         open_in_child_of_other_thread(n),
         "the set-up fd must be inheritable"
     );
-    let mut c = Command::new("/bin/true");
+    let mut c = Command::new("true");
     let stdio = match how {
         Handover::Fd => {
             c.fd(9, fd);

@@ -107,6 +107,7 @@ fn groups() -> Vec<libc::gid_t> {
 
 /// The umask, read from `/proc` where it is there (reading it with `umask` sets it).
 fn umask() -> libc::mode_t {
+    // portable-path: without /proc (macOS, FreeBSD) the mask is read with umask(2) below.
     if let Ok(status) = std::fs::read_to_string("/proc/self/status") {
         if let Some(v) = status.lines().find_map(|l| l.strip_prefix("Umask:")) {
             return libc::mode_t::from_str_radix(v.trim(), 8).expect("Umask line");
@@ -221,13 +222,19 @@ impl ParentState {
     }
 }
 
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "cygwin"))]
+#[cfg(target_os = "linux")]
 fn errno_place() -> *mut libc::c_int {
     // SAFETY: the calling thread's errno.
     unsafe { libc::__errno_location() }
 }
 
-#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "cygwin")))]
+#[cfg(any(target_os = "android", target_os = "cygwin"))]
+fn errno_place() -> *mut libc::c_int {
+    // SAFETY: the calling thread's errno.
+    unsafe { libc::__errno() }
+}
+
+#[cfg(any(target_os = "freebsd", target_vendor = "apple"))]
 fn errno_place() -> *mut libc::c_int {
     // SAFETY: the calling thread's errno.
     unsafe { libc::__error() }
@@ -285,7 +292,7 @@ fn build(scenario: Scenario, strategy: Strategy) -> (Command, Vec<OwnedFd>, Opti
     let (uid, gid) = other_ids();
     let mut keep = Vec::new();
     let mut want = None;
-    let mut c = Command::new("/bin/true");
+    let mut c = Command::new("true");
     match scenario {
         Scenario::Plain => {}
         Scenario::ExecFails => {
@@ -484,7 +491,7 @@ fn a_changed_dumpable_flag_is_seen() {
 /// failed exec is std's: `SIGPIPE` at its default, the directory and ids as changed.)
 #[rstest]
 #[case::missing_program("/nonexistent/program", None, false)]
-#[case::bad_directory("/bin/true", Some("/nonexistent/dir"), false)]
+#[case::bad_directory("true", Some("/nonexistent/dir"), false)]
 #[case::permuted_stdio("/nonexistent/program", None, true)]
 fn failed_exec_leaves_the_fd_table(
     #[case] program: &str,
@@ -523,7 +530,7 @@ fn exec_refuses_to_touch_other_fds(#[case] map: bool, #[case] close: bool) {
     let gone = w.as_raw_fd();
     let mut before = fd_table();
     before.retain(|e| e.0 != gone);
-    let mut c = Command::new("/bin/true");
+    let mut c = Command::new("true");
     if map {
         // Onto the number the pipe's read end has here: other code's fd.
         c.fd(r.as_raw_fd(), w);
@@ -539,11 +546,13 @@ fn exec_refuses_to_touch_other_fds(#[case] map: bool, #[case] close: bool) {
 }
 
 /// The variable that makes this binary run [`role_exec_ids`].
+#[cfg(target_os = "linux")]
 const ROLE: &str = "PARENT_UNTOUCHED_ROLE";
 
 /// A failed `exec` with ids changes them for every thread (libc's process-wide calls, as
 /// std), never for the calling thread alone. Runs in a fresh copy of this binary, which ends
-/// up as nobody.
+/// up as nobody. Linux only: each thread's uids are read from `/proc/self/task`.
+#[cfg(target_os = "linux")]
 #[test]
 fn failed_exec_with_ids_changes_every_thread() {
     let _g = serial();
@@ -565,6 +574,7 @@ fn failed_exec_with_ids_changes_every_thread() {
 
 /// The role: a second thread waits while this one runs a failing `exec` as nobody; then
 /// every thread's real, effective, saved and fs uid must be 65534.
+#[cfg(target_os = "linux")]
 #[test]
 #[ignore = "run by failed_exec_with_ids_changes_every_thread"]
 fn role_exec_ids() {
@@ -597,4 +607,30 @@ fn role_exec_ids() {
         "threads' uids: {uids:?}"
     );
     println!("every thread is 65534: {uids:?}");
+}
+
+/// Linux: a child with ids is non-dumpable from its id calls on (so with
+/// `fs.suid_dumpable=1` the new user cannot attach before `execve`). As root with `uid(0)`
+/// the credentials do not change, so the kernel leaves the flag at 1: only the library's own
+/// `prctl` makes the `pre_exec` closure (which runs after the ids) see 0.
+#[cfg(target_os = "linux")]
+#[test]
+fn child_with_ids_is_not_dumpable_before_exec() {
+    let _g = serial();
+    // SAFETY: getuid cannot fail.
+    let uid = unsafe { libc::getuid() };
+    let mut c = Command::new("/bin/true");
+    c.uid(uid);
+    // SAFETY: the closure only makes a prctl query (async-signal-safe).
+    unsafe {
+        c.pre_exec(|| match libc::prctl(libc::PR_GET_DUMPABLE) {
+            0 => Ok(()),
+            _ => Err(io::Error::from_raw_os_error(libc::EDOM)),
+        })
+    };
+    let r = c.status();
+    assert!(
+        r.as_ref().is_ok_and(|s| s.success()),
+        "dumpable in the child after its id calls: {r:?}"
+    );
 }

@@ -211,7 +211,7 @@ mod tests {
             for _ in 0..2 {
                 s.spawn(|| {
                     while !stop.load(Ordering::Relaxed) {
-                        let _ = std::process::Command::new("/bin/true").status();
+                        let _ = std::process::Command::new("true").status();
                     }
                 });
             }
@@ -229,7 +229,12 @@ mod tests {
 
     #[test]
     fn an_unwritable_root_is_an_error_naming_it() {
-        let err = install_in(std::path::Path::new("/proc/spawnmatrix-no"), &PROGRAM).unwrap_err();
-        assert!(err.to_string().contains("/proc/spawnmatrix-no"), "{err}");
+        // Under a regular file: no directory can be made there on any platform, even as
+        // root (FreeBSD's empty /proc would take one).
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("file").join("spawnmatrix-no");
+        std::fs::write(dir.path().join("file"), b"").unwrap();
+        let err = install_in(&root, &PROGRAM).unwrap_err();
+        assert!(err.to_string().contains(&*root.to_string_lossy()), "{err}");
     }
 }

@@ -34,12 +34,8 @@ pub struct Args {
 pub fn run(args: Args) -> CliResult {
     let targets = super::stored::targets_dir(args.targets.as_deref())?;
     if !args.check_sysroots {
-        let files = super::publish::render(&targets)?;
-        let (_, header) = files
-            .iter()
-            .find(|(name, _)| *name == "spawnmatrix_caps.h")
-            .ok_or("publish renders no spawnmatrix_caps.h")?;
-        print!("{header}");
+        let built = super::publish::build(&targets)?;
+        print!("{}", spawnmatrix::caps_header::c::render(&built.caps));
         return Ok(ExitCode::SUCCESS);
     }
     let path = args.header.unwrap_or_else(|| {

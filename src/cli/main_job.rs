@@ -68,7 +68,11 @@ pub fn run(args: Args) -> CliResult {
     let cases = args.tree.case_index()?;
     let matrix = spawnmatrix::matrix::merge_with(&reports, &docs, &cases)?;
     let extra = [("report.json", live_json.as_bytes())];
-    let outputs = super::matrix::publish(&matrix, &args.out, &extra)?;
+    let baselines = match args.no_docs {
+        true => None,
+        false => super::matrix::baseline_json(&matrix, &targets)?,
+    };
+    let outputs = super::matrix::publish(&matrix, &args.out, &extra, baselines.as_deref())?;
     print!("{}", outputs.markdown);
     eprintln!(
         "spawnmatrix: live probe + {stored} stored reports + {} documented families: {} columns, \

@@ -47,18 +47,31 @@ pub fn read_reports(paths: &[PathBuf]) -> Result<Vec<SourcedReport>, MatrixError
     Ok(reports)
 }
 
-/// Writes the outputs (and `extra` files) to `out` and lists every disagreement on stderr.
+/// Writes the outputs (and `extra` files) to `out` and lists every disagreement on stderr;
+/// `baselines` is the page's baseline view as JSON, when there is one.
 pub fn publish(
     matrix: &Matrix,
     out: &Path,
     extra: &[(&str, &[u8])],
+    baselines: Option<&str>,
 ) -> Result<Outputs, MatrixError> {
     for d in matrix.disagreements() {
         eprintln!("spawnmatrix: disagreement: {}", d.describe());
     }
-    let outputs = Outputs::render(matrix);
+    let outputs = Outputs::render_with_baselines(matrix, baselines);
     outputs.write(out, extra)?;
     Ok(outputs)
+}
+
+/// The baseline view of `matrix` for the page, as JSON; `None` without a baselines file.
+pub fn baseline_json(
+    matrix: &Matrix,
+    targets: &Path,
+) -> Result<Option<String>, Box<dyn std::error::Error>> {
+    let summary = spawnmatrix::matrix::summary::build(matrix);
+    let caps = spawnmatrix::caps_header::build(&summary, matrix)?;
+    let view = spawnmatrix::published::baseline_view::of_targets(&caps, matrix, targets)?;
+    Ok(view.map(|v| serde_json::to_string(&v)).transpose()?)
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -69,7 +82,11 @@ pub fn run(args: Args) -> CliResult {
     };
     let cases = args.tree.case_index()?;
     let matrix = spawnmatrix::matrix::merge_with(&reports, &docs, &cases)?;
-    publish(&matrix, &args.out, &[])?;
+    let baselines = match args.no_docs {
+        true => None,
+        false => baseline_json(&matrix, &args.tree.targets()?)?,
+    };
+    publish(&matrix, &args.out, &[], baselines.as_deref())?;
     println!(
         "{} columns, {} rows written to {}/{{matrix.json,MATRIX.md,index.html}}",
         matrix.columns.len(),

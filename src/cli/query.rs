@@ -1,14 +1,26 @@
-//! `spawnmatrix query TEXT`: one feature's summary row, per platform family: since which
+//! `spawnmatrix query TEXT`: each matching summary row, per platform family: since which
 //! release, how that is known, and the release before it; then how each family reports
-//! errors. Built from `targets/` (stored reports and documented claims), or from `--matrix`.
+//! errors. `--baseline ID` answers for one baseline instead (`manylinux2014`: available, not,
+//! or unknown, and why).
+//!
+//! The data: `--targets DIR` (stored reports and documented claims), else `--matrix FILE`,
+//! else the working tree's `targets/` when run inside a checkout, else the published summary
+//! embedded in the binary at build time (`docs/summary.json`), so an installed binary answers
+//! anywhere.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use spawnmatrix::matrix::model::Boundary;
 use spawnmatrix::matrix::render::summary::{answer_for, letters};
 use spawnmatrix::matrix::summary::{Answer, Summary, SummaryRow};
 use spawnmatrix::matrix::{load, query, summary};
+use spawnmatrix::published::baseline_view::BaselineView;
+use spawnmatrix::published::Published;
+
+/// The published summary as it was when this binary was built.
+const EMBEDDED: &str = include_str!("../../docs/summary.json");
 
 use super::CliResult;
 
@@ -24,7 +36,12 @@ pub struct Args {
     /// Every release behind each answer, not only the boundary.
     #[arg(long)]
     history: bool,
-    /// The platform families and stored reports [default: the working tree's targets/].
+    /// Answer for one baseline (`manylinux2014`, `debian-12`, `alpine-3.18`,
+    /// `android-api-34`, `macos-11`; see targets/baselines.yaml): available, not, or unknown.
+    #[arg(long, value_name = "ID")]
+    baseline: Option<String>,
+    /// The platform families and stored reports [default: the working tree's targets/, else
+    /// the summary embedded at build time].
     #[arg(long, value_name = "DIR")]
     targets: Option<PathBuf>,
     /// Read this matrix.json instead of building one from targets/.
@@ -32,11 +49,13 @@ pub struct Args {
     matrix: Option<PathBuf>,
 }
 
-/// The release just before the boundary, with its value: what makes "since" exact.
+/// The newest release with another value than the current one: what bounds "since" from
+/// below.
 fn before(a: &Answer) -> Option<String> {
-    let since = a.since.as_deref()?;
-    let i = a.history.iter().position(|s| s.release == since)?;
-    let prev = a.history[..i].last()?;
+    a.boundary.as_ref()?;
+    let current = &a.history.last()?.value;
+    let i = a.history.iter().rposition(|s| s.value != *current)?;
+    let prev = &a.history[i];
     Some(format!(
         "{} {} ({})",
         prev.release,
@@ -52,9 +71,11 @@ fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out:
         let _ = writeln!(out, "  {title}");
     }
     let width = s.families.iter().map(|f| f.title.len()).max().unwrap_or(0);
+    // The kernel family answers only kernel rows, and only it does.
+    let kernel_row = row.id.starts_with("kernel.");
     for f in &s.families {
         let Some(a) = answer_for(row, &f.id) else {
-            if !known_only {
+            if !known_only && !kernel_row && f.id != spawnmatrix::published::kernel::FAMILY {
                 let _ = writeln!(out, "  {:width$}  ?", f.title);
             }
             continue;
@@ -72,7 +93,28 @@ fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out:
             let _ = write!(line, "  (before: {b})");
         }
         let _ = writeln!(out, "{}", line.trim_end());
+        let pad = " ".repeat(width + 4);
+        // An exact boundary says all in its number; the others say what bounds them.
+        if let Some(b) = a
+            .boundary
+            .as_ref()
+            .filter(|b| !matches!(b, Boundary::Exact { .. }))
+        {
+            let _ = writeln!(out, "{pad}boundary: {}", boundary_words(b));
+        }
+        for state in &a.states {
+            let note = state
+                .note
+                .as_deref()
+                .map(|n| format!(": {n}"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "{pad}{}{note}", state.short());
+            let _ = writeln!(out, "{pad}  source: {}", state.source);
+        }
         if history {
+            for source in &a.sources {
+                let _ = writeln!(out, "{pad}source: {source}");
+            }
             let steps: Vec<String> = a
                 .history
                 .iter()
@@ -83,23 +125,200 @@ fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out:
     }
 }
 
-pub fn run(args: Args) -> CliResult {
-    let matrix = match &args.matrix {
-        Some(path) => load::parse_matrix(
+/// Which kind of boundary, in words.
+fn boundary_words(b: &Boundary) -> String {
+    match b {
+        Boundary::Exact {
+            release,
+            after: None,
+        } => format!("exact, {release} (documented as the first)"),
+        Boundary::Exact {
+            release,
+            after: Some(a),
+        } => {
+            format!("exact, {release} ({a} is known to differ)")
+        }
+        Boundary::Interval { after, first, last } => {
+            let after = after
+                .as_deref()
+                .map(|a| format!("{a} is known to differ, "))
+                .unwrap_or_default();
+            format!("interval, first release in {first}–{last} ({after}{last} is known to have it)")
+        }
+        Boundary::AtMost { release } => {
+            format!("at most {release} ({release} is known to have it; earlier releases unknown)")
+        }
+    }
+}
+
+/// Where the answers come from, and the data.
+fn data(args: &Args) -> Result<(String, Published), Box<dyn std::error::Error>> {
+    if let Some(dir) = &args.targets {
+        let targets = super::stored::targets_dir(Some(dir))?;
+        return Ok((
+            targets.display().to_string(),
+            super::publish::build(&targets)?.published,
+        ));
+    }
+    if let Some(path) = &args.matrix {
+        let matrix = load::parse_matrix(
             path,
             &std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?,
-        )?,
-        None => super::stored::matrix(&super::stored::targets_dir(args.targets.as_deref())?)?,
+        )?;
+        let s = summary::build(&matrix);
+        let from = spawnmatrix::published::GeneratedFrom {
+            targets_tree: String::new(),
+            generator: String::new(),
+            newest_evidence: matrix.generated_at.clone(),
+        };
+        return Ok((
+            path.display().to_string(),
+            Published::build(&s, &matrix, None, None, from),
+        ));
+    }
+    let targets = spawnmatrix::worktree::targets_dir();
+    if std::env::var_os("SPAWNMATRIX_TARGETS").is_some() || targets.is_dir() {
+        let targets = super::stored::targets_dir(Some(&targets))?;
+        return Ok((
+            targets.display().to_string(),
+            super::publish::build(&targets)?.published,
+        ));
+    }
+    let published = Published::parse(
+        std::path::Path::new("<embedded docs/summary.json>"),
+        EMBEDDED,
+    )?;
+    let version = published.data_version.clone().unwrap_or_default();
+    Ok((
+        format!("the summary built into this binary (data version {version})"),
+        published,
+    ))
+}
+
+/// One row's answer for one baseline, with the family answer it is read from.
+fn baseline_text(s: &Summary, view: &BaselineView, id: &str, row: &SummaryRow, out: &mut String) {
+    let Some(b) = view.baseline(id) else { return };
+    let family = s
+        .family(&b.family)
+        .map_or(b.family.as_str(), |f| f.title.as_str());
+    let (value, why) = view
+        .answer(&row.id, &b.id)
+        .map_or(("unknown", "not a feature row"), |a| {
+            (a.value.name(), a.why.as_str())
+        });
+    let fam = answer_for(row, &b.family).map_or_else(
+        || String::from("?"),
+        |a| format!("{} {}", a.text, letters(&a.evidence)),
+    );
+    let _ = writeln!(out, "{}", row.id);
+    let _ = writeln!(out, "  {} = {family} {}: {value}", b.title, b.release);
+    let _ = writeln!(out, "    {why} ({family} answer: {fam})");
+}
+
+/// `--baseline`: each row's answer for the baseline, as text or JSON.
+fn baseline_answers(
+    args: &Args,
+    s: &Summary,
+    view: &BaselineView,
+    id: &str,
+    text: &str,
+    rows: &[&SummaryRow],
+    origin: &str,
+) -> CliResult {
+    let Some(b) = view.baseline(id) else {
+        return Ok(ExitCode::from(2));
     };
-    let s = summary::build(&matrix);
-    let Some(text) = &args.text else {
-        match args.json {
-            true => print!("{}", spawnmatrix::matrix::render::summary::json(&s)),
-            false => print!("{}", spawnmatrix::matrix::render::summary::markdown(&s)),
-        }
+    if args.json {
+        let answers: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|row| {
+                let a = view.answer(&row.id, &b.id);
+                serde_json::json!({
+                    "row": row.id,
+                    "value": a.map_or("unknown", |a| a.value.name()),
+                    "why": a.map(|a| a.why.as_str()),
+                    "family_answer": answer_for(row, &b.family),
+                })
+            })
+            .collect();
+        let value = serde_json::json!({
+            "query": text,
+            "baseline": b,
+            "data": {"from": origin},
+            "answers": answers,
+        });
+        println!("{}", serde_json::to_string_pretty(&value)?);
         return Ok(ExitCode::SUCCESS);
+    }
+    let mut out = String::new();
+    for row in rows {
+        baseline_text(s, view, &b.id, row, &mut out);
+    }
+    let _ = writeln!(
+        out,
+        "\n{} = {} {}; how that release is known: {}, {}{}",
+        b.id,
+        b.family,
+        b.release,
+        b.evidence.name(),
+        b.cite,
+        b.note
+            .as_deref()
+            .map_or_else(String::new, |n| format!("; {n}"))
+    );
+    let _ = writeln!(out, "Data: {origin}.");
+    print!("{out}");
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn run(args: Args) -> CliResult {
+    let (origin, published) = data(&args)?;
+    let s = published.summary();
+    if let Some(id) = &args.baseline {
+        let view = published.baselines.as_ref();
+        if view.and_then(|v| v.baseline(id)).is_none() {
+            let known: Vec<&str> = view
+                .into_iter()
+                .flat_map(|v| &v.baselines)
+                .map(|b| b.id.as_str())
+                .collect();
+            eprintln!(
+                "spawnmatrix query: no baseline {id:?} in {origin}; known: {}",
+                match known.is_empty() {
+                    true => String::from("none"),
+                    false => known.join(", "),
+                }
+            );
+            return Ok(ExitCode::from(2));
+        }
+    }
+    let all_features;
+    let text = match (&args.text, &args.baseline) {
+        (Some(text), _) => text.as_str(),
+        (None, Some(_)) => {
+            all_features = String::new();
+            all_features.as_str()
+        }
+        (None, None) => {
+            match args.json {
+                true => print!("{}", spawnmatrix::matrix::render::summary::json(&s)),
+                false => print!("{}", spawnmatrix::matrix::render::summary::markdown(&s)),
+            }
+            return Ok(ExitCode::SUCCESS);
+        }
     };
-    let rows = query::find(&s, text);
+    let rows: Vec<&SummaryRow> = match text.is_empty() {
+        true => s
+            .sections
+            .iter()
+            .filter(|sec| sec.id == "features")
+            .flat_map(|sec| &sec.rows)
+            .collect(),
+        false => query::find(&s, text),
+    };
+    if let (Some(id), Some(view)) = (&args.baseline, published.baselines.as_ref()) {
+        return baseline_answers(&args, &s, view, id, text, &rows, &origin);
+    }
     let errors: Vec<&SummaryRow> = s
         .sections
         .iter()
@@ -118,8 +337,9 @@ pub fn run(args: Args) -> CliResult {
         let value = serde_json::json!({
             "query": text,
             "families": s.families.iter().map(|f| serde_json::json!({"id": f.id, "title": f.title})).collect::<Vec<_>>(),
-            "matches": rows,
-            "errors": errors,
+            "data": {"from": origin, "data_version": published.data_version},
+            "matches": published.rows().filter(|r| rows.iter().any(|m| m.id == r.id)).collect::<Vec<_>>(),
+            "errors": published.rows().filter(|r| errors.iter().any(|m| m.id == r.id)).collect::<Vec<_>>(),
         });
         println!("{}", serde_json::to_string_pretty(&value)?);
         return Ok(ExitCode::SUCCESS);

@@ -137,10 +137,25 @@ impl Options {
             .and_then(|s| s.parse().ok())
             .unwrap_or(60);
         Ok(Options {
-            runner: std::env::current_exe()?,
+            runner: own_executable()?,
             timeout: Duration::from_secs(seconds),
         })
     }
+}
+
+/// This executable, to start again as a runner. Linux answers `current_exe` from
+/// `/proc/self/exe`; without `/proc` mounted (a chroot, a bare container) the path in
+/// `argv[0]` is taken when it names a file, as cargo and the test harness start binaries by
+/// path. Other systems ask the kernel (FreeBSD's sysctl, macOS's dyld) and need no fallback.
+fn own_executable() -> std::io::Result<PathBuf> {
+    std::env::current_exe().or_else(|e| {
+        std::env::args_os()
+            .next()
+            .map(PathBuf::from)
+            .filter(|p| p.components().count() > 1 && p.is_file())
+            .map(std::path::absolute)
+            .unwrap_or(Err(e))
+    })
 }
 
 /// Runs `case` for `subject` in a runner process and judges it.

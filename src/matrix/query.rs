@@ -37,9 +37,10 @@ fn rank(row: &SummaryRow, text: &str) -> Option<u8> {
     }
 }
 
-/// The rows matching `text`, best first (then in summary order). Only the best rank is kept
-/// when it is exact, a suffix or a substring, so `addchdir_np` answers with one row and the
-/// characters-in-order match is only a fallback.
+/// The rows matching `text`, best first (then in summary order). An exact match stands alone
+/// (`posix_spawn` is not every `posix_spawn_*`); otherwise every suffix and substring match is
+/// listed, so `addchdir` finds both the POSIX name and the `_np` one. The characters-in-order
+/// match is only a fallback.
 pub fn find<'s>(summary: &'s Summary, text: &str) -> Vec<&'s SummaryRow> {
     let text = fold(text.trim());
     if text.is_empty() {
@@ -51,10 +52,10 @@ pub fn find<'s>(summary: &'s Summary, text: &str) -> Vec<&'s SummaryRow> {
         .filter_map(|(i, row)| Some((rank(row, &text)?, i, row)))
         .collect();
     hits.sort_by_key(|(r, i, _)| (*r, *i));
-    if let Some(&(best, _, _)) = hits.first() {
-        if best <= 2 {
-            hits.retain(|(r, _, _)| *r == best);
-        }
+    match hits.first().map(|(r, _, _)| *r) {
+        Some(0) => hits.retain(|(r, _, _)| *r == 0),
+        Some(1 | 2) => hits.retain(|(r, _, _)| *r <= 2),
+        _ => {}
     }
     hits.into_iter().map(|(_, _, row)| row).collect()
 }
@@ -101,6 +102,7 @@ mod tests {
             id: id.to_string(),
             label: label.to_string(),
             title: None,
+            uses: Vec::new(),
             answers: Vec::new(),
         }
     }
@@ -128,7 +130,8 @@ mod tests {
     #[case("addchdir_np", &["functions.posix_spawn_file_actions_addchdir_np"])]
     #[case("ADDCHDIR-NP", &["functions.posix_spawn_file_actions_addchdir_np"])]
     #[case("functions.posix_spawn_file_actions_addchdir_np", &["functions.posix_spawn_file_actions_addchdir_np"])]
-    #[case("addchdir", &["functions.posix_spawn_file_actions_addchdir"])]
+    #[case("addchdir", &["functions.posix_spawn_file_actions_addchdir", "functions.posix_spawn_file_actions_addchdir_np"])]
+    #[case("posix_spawn", &["functions.posix_spawn"])]
     #[case("setsid", &["flags.POSIX_SPAWN_SETSID"])]
     #[case("exec-enoent", &["cases.exec-enoent.libc"])]
     #[case("fchdir", &["functions.posix_spawn_file_actions_addfchdir_np"])]

@@ -82,3 +82,53 @@ fn unmatched_columns_are_listed_apart() {
     assert_eq!(changes[0]["kind"], "removed");
     assert!(changes[0]["column"].as_str().unwrap().starts_with("macos-"));
 }
+
+/// Two published summaries compare as releases: a changed cell (old → new) and a baseline that
+/// lost a feature, which is a regression (exit 1); the same file twice has no changes.
+#[test]
+fn published_summaries_compare_as_releases() {
+    let committed = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/summary.json"),
+    )
+    .unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let old = write(tmp.path(), "old.json", &committed);
+    let mut doc: serde_json::Value = serde_json::from_str(&committed).unwrap();
+    let rows = doc["sections"][0]["rows"].as_array_mut().unwrap();
+    let row = rows
+        .iter_mut()
+        .find(|r| r["id"] == "functions.posix_spawn_file_actions_addchdir_np")
+        .unwrap();
+    row["answers"][0]["text"] = "2.30".into();
+    let baseline_rows = doc["baselines"]["rows"].as_array_mut().unwrap();
+    let b = baseline_rows
+        .iter_mut()
+        .find(|r| r["id"] == "functions.posix_spawn_file_actions_addchdir_np")
+        .unwrap();
+    let debian = b["answers"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|a| a["baseline"] == "debian-12")
+        .unwrap();
+    assert_eq!(debian["value"], "yes");
+    debian["value"] = "no".into();
+    let new = write(tmp.path(), "new.json", &doc.to_string());
+    let out = run(bin().arg("diff").arg(&old).arg(&new));
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "losing a baseline answer is a regression"
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("| `functions.posix_spawn_file_actions_addchdir_np` | linux-glibc | 2.29 LD | 2.30 LD |"),
+        "{text}"
+    );
+    assert!(text.contains("| debian-12 | yes | no |"), "{text}");
+    let out = run(bin().arg("diff").arg(&old).arg(&old).arg("--json"));
+    assert_eq!(out.status.code(), Some(0));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["step"], serde_json::Value::Null);
+    assert_eq!(json["regressions"], 0);
+}

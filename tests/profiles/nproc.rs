@@ -84,7 +84,7 @@ fn nproc_reached_is_eagain_and_leaves_nothing() {
         let mask = kernel_mask();
         let cwd = std::env::current_dir().unwrap();
         for strategy in FORCEABLE {
-            let r = Command::new("/bin/true").strategy(strategy).spawn();
+            let r = Command::new("true").strategy(strategy).spawn();
             let e = r.expect_err("no process can be created");
             println!("RLIMIT_NPROC: {strategy}: {e}");
             if available.contains(&strategy) {
@@ -103,7 +103,7 @@ fn nproc_reached_is_eagain_and_leaves_nothing() {
         set_nproc_soft(libc::RLIM_INFINITY);
         assert_eq!(Strategy::available(), available);
         for &strategy in &available {
-            let status = Command::new("/bin/true").strategy(strategy).status();
+            let status = Command::new("true").strategy(strategy).status();
             assert!(status.expect("spawns again").success(), "{strategy}");
         }
     });

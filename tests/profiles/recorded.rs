@@ -13,9 +13,9 @@ const POSIX_SPAWN_UNDER_CLONE3_EPERM: &str = match cfg!(target_env = "musl") {
     false => "unsupported",
 };
 
-/// Forced `clone3` at the process limit: `EAGAIN` where this build has a clone3 trampoline
-/// (x86_64, aarch64), else `Unsupported` as everywhere on that architecture.
-const NO_CLONE3_HERE: &str = match cfg!(any(target_arch = "x86_64", target_arch = "aarch64")) {
+/// Forced `clone3` at the process limit: `EAGAIN` where this build has a clone3 trampoline,
+/// else `Unsupported` as everywhere on that architecture.
+const NO_CLONE3_HERE: &str = match crate::trampoline::CLONE3_TRAMPOLINE {
     true => "error: EAGAIN",
     false => "unsupported",
 };

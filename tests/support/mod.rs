@@ -97,15 +97,29 @@ pub fn observe(
     Some(ChildState::read(report.path()).unwrap())
 }
 
-/// The fds this process has open.
+/// The fds this process has open: the library's listing, which reads `/proc/self/fd` on
+/// Linux when it is mounted and scans with `fcntl` elsewhere (FreeBSD's `/dev/fd` shows only
+/// 0-2 without fdescfs, and macOS and FreeBSD may have no `/proc`).
 pub fn open_fds() -> Vec<i32> {
-    let mut fds: Vec<i32> = fs::read_dir("/proc/self/fd")
-        .or_else(|_| fs::read_dir("/dev/fd"))
-        .unwrap()
-        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
-        .collect();
-    fds.sort_unstable();
-    fds
+    spawnmatrix::conformance::sys::open_fds()
+}
+
+/// The first `name` on this process's `PATH` that is an executable file. Tests run `true`,
+/// `cat` and the like through it, because their directories differ by platform (`/bin/true`
+/// on Linux, `/usr/bin/true` on macOS and FreeBSD).
+pub fn on_path(name: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = std::env::var_os("PATH").unwrap_or_else(|| "/bin:/usr/bin".into());
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|p| fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0))
+        .unwrap_or_else(|| panic!("no executable {name} on PATH ({path:?})"))
+}
+
+/// `true` from `PATH` (see [`on_path`]).
+pub fn true_program() -> std::path::PathBuf {
+    static TRUE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    TRUE.get_or_init(|| on_path("true")).clone()
 }
 
 /// Marks every fd of this process above stderr close-on-exec, so a child can only get what

@@ -3,6 +3,11 @@
 
 use std::os::fd::RawFd;
 
+use crate::child_calls;
+
+/// Nothing to look up: `close_range` is a system call here.
+pub(super) fn prepare() {}
+
 /// Closes `lo..=hi`; false if the kernel (or a seccomp filter) refuses `close_range`.
 pub(super) unsafe fn close_gap(lo: RawFd, hi: RawFd) -> bool {
     let (Ok(lo), Ok(hi)) = (libc::c_uint::try_from(lo), libc::c_uint::try_from(hi)) else {
@@ -18,13 +23,9 @@ const RECLEN_OFFSET: usize = 16;
 /// Closes every fd from 3 up that `/proc/self/fd` lists and `keep` does not; false if the
 /// directory cannot be opened (no `/proc`).
 pub(super) unsafe fn close_listed(keep: &[RawFd]) -> bool {
-    let dir = libc::open(
-        c"/proc/self/fd".as_ptr(),
-        libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC,
-    );
-    if dir < 0 {
+    let Ok(dir) = child_calls::open_dir(c"/proc/self/fd".as_ptr()) else {
         return false;
-    }
+    };
     // u64s so the records are 8-byte aligned, as the kernel writes them.
     let mut buf = [0u64; 256];
     let size = std::mem::size_of_val(&buf);
@@ -40,13 +41,13 @@ pub(super) unsafe fn close_listed(keep: &[RawFd]) -> bool {
             let Some(len) = record_len(record) else { break };
             if let Some(fd) = record.get(NAME_OFFSET..len).and_then(parse_fd) {
                 if fd > 2 && fd != dir && keep.binary_search(&fd).is_err() {
-                    libc::close(fd);
+                    child_calls::close(fd);
                 }
             }
             at = at.saturating_add(len);
         }
     }
-    libc::close(dir);
+    child_calls::close(dir);
     true
 }
 

@@ -5,7 +5,8 @@
 //!
 //! How, per platform: Linux uses `close_range(2)` (5.9+) on each gap between kept fds, else
 //! lists `/proc/self/fd` with `getdents64` into a buffer on the child's stack, else closes
-//! every number below the fd limit; FreeBSD uses `close_range(2)`; elsewhere the bounded loop.
+//! every number below the fd limit; FreeBSD uses `close_range(2)` where its libc has it
+//! (looked up at run time, in the parent), else the bounded loop; elsewhere the bounded loop.
 //! `CLOSE_RANGE_CLOEXEC` (5.11+) is not used: the child has its own fd table (no
 //! `CLONE_FILES`), so closing now is equivalent to closing at exec, and works from 5.9 on.
 //! The `posix_spawn` strategy uses `posix_spawn_file_actions_addclosefrom_np` instead (see
@@ -16,17 +17,17 @@ use std::os::fd::RawFd;
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "linux")]
-use linux::{close_gap, close_listed};
+use linux::{close_gap, close_listed, prepare};
 
 #[cfg(target_os = "freebsd")]
 mod freebsd;
 #[cfg(target_os = "freebsd")]
-use freebsd::{close_gap, close_listed};
+use freebsd::{close_gap, close_listed, prepare};
 
 #[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
 mod other;
 #[cfg(not(any(target_os = "linux", target_os = "freebsd")))]
-use other::{close_gap, close_listed};
+use other::{close_gap, close_listed, prepare};
 
 /// What the child needs to close the other fds, prepared in the parent.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -43,6 +44,7 @@ impl ClosePlan {
         let mut keep: Vec<RawFd> = keep.into_iter().filter(|&fd| fd > 2).collect();
         keep.sort_unstable();
         keep.dedup();
+        prepare();
         ClosePlan {
             keep,
             limit: fd_limit(),
@@ -120,7 +122,7 @@ pub(super) unsafe fn close_others(keep: &[RawFd], limit: RawFd) {
 unsafe fn close_below(keep: &[RawFd], limit: RawFd) {
     for fd in 3..limit {
         if keep.binary_search(&fd).is_err() {
-            libc::close(fd);
+            super::child_calls::close(fd);
         }
     }
 }

@@ -2,6 +2,9 @@
 
 use std::os::fd::RawFd;
 
+/// Nothing to look up.
+pub(super) fn prepare() {}
+
 /// No range call here.
 pub(super) unsafe fn close_gap(_lo: RawFd, _hi: RawFd) -> bool {
     false

@@ -69,9 +69,15 @@ pub(crate) unsafe fn send_own(sock: RawFd) {
         (*cmsg).cmsg_len = libc::CMSG_LEN(INT as libc::c_uint) as _;
         ptr::write_unaligned(libc::CMSG_DATA(cmsg).cast::<libc::c_int>(), pidfd);
     }
-    libc::sendmsg(sock, &msg, libc::MSG_NOSIGNAL);
+    // Raw calls, as everywhere in the child (`child_calls`).
+    libc::syscall(
+        libc::SYS_sendmsg,
+        sock,
+        &msg as *const libc::msghdr,
+        libc::MSG_NOSIGNAL,
+    );
     if pidfd >= 0 {
-        libc::close(pidfd);
+        crate::child_calls::close(pidfd);
     }
 }
 

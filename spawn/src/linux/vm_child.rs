@@ -45,7 +45,7 @@ pub(super) unsafe extern "C" fn child_main(arg: *mut c_void) -> ! {
     ptr::write_volatile(ptr::addr_of_mut!((*shared).started), SENTINEL);
     let e = exec_child::run::<ChildIds>(&(*shared).view);
     ptr::write_volatile(ptr::addr_of_mut!((*shared).err), e);
-    libc::_exit(127)
+    crate::child_calls::exit(127)
 }
 
 /// The probe child's entry: writes the sentinel and exits at once.
@@ -54,7 +54,7 @@ pub(super) unsafe extern "C" fn child_main(arg: *mut c_void) -> ! {
 /// `arg` is a `*mut c_int` the parent keeps alive until it has reaped the child.
 pub(super) unsafe extern "C" fn probe_main(arg: *mut c_void) -> ! {
     ptr::write_volatile(arg.cast::<libc::c_int>(), SENTINEL);
-    libc::_exit(0)
+    crate::child_calls::exit(0)
 }
 
 /// Creates a child on this thread's stack with `start(stack, arg, pidfd)`, which returns the

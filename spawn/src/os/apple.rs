@@ -30,3 +30,14 @@ pub(crate) fn pipe_cloexec() -> io::Result<(OwnedFd, OwnedFd)> {
     }
     Ok((r, w))
 }
+
+extern "C" {
+    /// Nonzero once the process has created a thread (`<pthread.h>`).
+    fn pthread_is_threaded_np() -> libc::c_int;
+}
+
+/// Whether this process never had a second thread.
+pub(crate) fn single_threaded() -> bool {
+    // SAFETY: a query without arguments.
+    unsafe { pthread_is_threaded_np() == 0 }
+}

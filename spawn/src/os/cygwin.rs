@@ -11,3 +11,9 @@ pub(crate) const POSIX_SPAWN_RELATIVE_AFTER_CHDIR: bool = false;
 /// The search path when the child's environment has no `PATH`. Cygwin's own `execvp`
 /// default is not checked here; this is the crate's earlier default.
 pub(crate) const DEFAULT_PATH: &[u8] = b"/bin:/usr/bin";
+
+/// Not known here (no constructor records anything on Cygwin).
+#[allow(dead_code)]
+pub(crate) fn single_threaded() -> bool {
+    false
+}

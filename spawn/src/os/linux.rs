@@ -22,3 +22,13 @@ pub(crate) const DEFAULT_PATH: &[u8] = b"/bin:/usr/bin";
 /// own `confstr(_CS_PATH)` ("/bin:/usr/bin").
 #[cfg(target_env = "musl")]
 pub(crate) const DEFAULT_PATH: &[u8] = b"/usr/local/bin:/bin:/usr/bin";
+
+/// Whether this process has one thread only (`Threads:` in `/proc/self/status`); false when
+/// that cannot be read (no `/proc`).
+pub(crate) fn single_threaded() -> bool {
+    std::fs::read_to_string("/proc/self/status").is_ok_and(|s| {
+        s.lines()
+            .find_map(|l| l.strip_prefix("Threads:"))
+            .is_some_and(|n| n.trim() == "1")
+    })
+}

@@ -171,12 +171,14 @@ macro_rules! process_bodies {
             let not_exec = dir.path().join("not-exec");
             std::fs::write(&not_exec, "#!/bin/sh\n").unwrap();
             std::fs::set_permissions(&not_exec, std::fs::Permissions::from_mode(0o644)).unwrap();
+            // A path through a regular file (Cygwin has no /etc/passwd by default).
+            let under_file = not_exec.join("x");
             let cases: [(std::path::PathBuf, Option<ErrorKind>, i32); 5] = [
                 ("/no-binary-by-this-name-should-exist".into(), Some(ErrorKind::NotFound), libc::ENOENT),
                 ("if-this-is-a-binary-then-the-world-has-ended".into(), Some(ErrorKind::NotFound), libc::ENOENT),
                 (not_exec, Some(ErrorKind::PermissionDenied), libc::EACCES),
                 ("/".into(), Some(ErrorKind::PermissionDenied), libc::EACCES),
-                ("/etc/passwd/x".into(), None, libc::ENOTDIR),
+                (under_file, None, libc::ENOTDIR),
             ];
             for (program, kind, errno) in cases {
                 for e in [

@@ -14,6 +14,7 @@ const PAGE: &str = include_str!("page.html");
 const PLACEHOLDER: &str = "/*MATRIX_JSON*/null";
 const SUMMARY_PLACEHOLDER: &str = "/*SUMMARY_JSON*/null";
 const RELEASES_PLACEHOLDER: &str = "/*RELEASES_JSON*/null";
+const BASELINES_PLACEHOLDER: &str = "/*BASELINES_JSON*/null";
 
 /// JSON that is safe inside a `<script>` element: `</` and `<!--` cannot occur.
 fn embeddable(json: String) -> String {
@@ -60,6 +61,12 @@ fn release_cells(matrix: &Matrix, summary: &Summary) -> String {
 
 /// The page with the matrix, its summary (the default view) and the by-release cells embedded.
 pub fn render(matrix: &Matrix) -> String {
+    render_with_baselines(matrix, None)
+}
+
+/// [`render`], plus the baseline view (the JSON of `published::baseline_view::BaselineView`,
+/// computed by the caller from the same matrix) as a view of its own.
+pub fn render_with_baselines(matrix: &Matrix, baselines: Option<&str>) -> String {
     let summary = summary::build(matrix);
     PAGE.replacen(PLACEHOLDER, &embeddable(super::json::render(matrix)), 1)
         .replacen(
@@ -70,6 +77,11 @@ pub fn render(matrix: &Matrix) -> String {
         .replacen(
             RELEASES_PLACEHOLDER,
             &embeddable(release_cells(matrix, &summary)),
+            1,
+        )
+        .replacen(
+            BASELINES_PLACEHOLDER,
+            &embeddable(baselines.unwrap_or("null").to_string()),
             1,
         )
 }

@@ -19,10 +19,15 @@ pub struct Outputs {
 
 impl Outputs {
     pub fn render(matrix: &Matrix) -> Outputs {
+        Outputs::render_with_baselines(matrix, None)
+    }
+
+    /// The outputs with the page's baseline view (its JSON, made by the caller).
+    pub fn render_with_baselines(matrix: &Matrix, baselines: Option<&str>) -> Outputs {
         Outputs {
             json: json::render(matrix),
             markdown: markdown::render(matrix),
-            html: html::render(matrix),
+            html: html::render_with_baselines(matrix, baselines),
         }
     }
 

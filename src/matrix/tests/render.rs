@@ -59,11 +59,16 @@ fn html_embeds_the_data_safely_and_loads_nothing() {
     let mut m = sample();
     m.rows[0].cells.values_mut().next().unwrap().note =
         Some(String::from("</script><script>alert(1)</script><!--"));
-    let page = html::render(&m);
+    let baselines = r#"{"baselines":[],"rows":[],"note":"</script><!--"}"#;
+    let page = html::render_with_baselines(&m, Some(baselines));
     assert_eq!(
         page.matches("</script>").count(),
-        4,
-        "only the page's three data blocks and its own script end"
+        5,
+        "only the page's four data blocks and its own script end"
+    );
+    assert_eq!(
+        embedded(&page, "baseline-data"),
+        serde_json::from_str::<serde_json::Value>(baselines).unwrap()
     );
     assert!(!page.contains("_JSON*/"), "every placeholder is replaced");
     for remote in ["http://", "https://", "src=\"", "@import"] {

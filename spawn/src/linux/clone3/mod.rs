@@ -27,9 +27,38 @@ mod aarch64;
 #[cfg(target_arch = "aarch64")]
 use aarch64 as arch;
 
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(target_arch = "s390x")]
+mod s390x;
+#[cfg(target_arch = "s390x")]
+use s390x as arch;
+
+#[cfg(target_arch = "riscv64")]
+mod riscv64;
+#[cfg(target_arch = "riscv64")]
+use riscv64 as arch;
+
+// Little-endian powerpc64 with a compiler whose PowerPC inline assembly is stable (set by
+// build/clone3.rs).
+#[cfg(spawnmatrix_clone3_powerpc64le)]
+mod powerpc64le;
+#[cfg(spawnmatrix_clone3_powerpc64le)]
+use powerpc64le as arch;
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "s390x",
+    target_arch = "riscv64",
+    spawnmatrix_clone3_powerpc64le
+)))]
 mod other_arch;
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "s390x",
+    target_arch = "riscv64",
+    spawnmatrix_clone3_powerpc64le
+)))]
 use other_arch as arch;
 
 use arch::raw_clone3;

@@ -1,0 +1,97 @@
+//! Linux: every call is `syscall(2)` with the kernel's number (`syscall` only moves the
+//! arguments into registers and sets `errno`: no lock, no cancellation point). `openat` and
+//! `dup3` stand in for `open` and `dup2`, which the generic table (arm64, RISC-V, ...) lacks.
+
+use std::ffi::c_char;
+use std::os::fd::RawFd;
+
+use crate::error::errno;
+
+/// 0 for a call that returned 0, else the errno.
+fn zero_or_errno(r: libc::c_long) -> libc::c_int {
+    if r == -1 {
+        errno()
+    } else {
+        0
+    }
+}
+
+/// The fd a call returned, else the errno.
+fn fd_or_errno(r: libc::c_long) -> Result<RawFd, libc::c_int> {
+    if r == -1 {
+        return Err(errno());
+    }
+    RawFd::try_from(r).map_err(|_| libc::EBADF)
+}
+
+pub(crate) unsafe fn setsid() -> libc::c_int {
+    zero_or_errno(libc::syscall(libc::SYS_setsid))
+}
+
+/// `setpgid(0, pgid)`.
+pub(crate) unsafe fn setpgid(pgid: libc::pid_t) -> libc::c_int {
+    zero_or_errno(libc::syscall(libc::SYS_setpgid, 0 as libc::pid_t, pgid))
+}
+
+pub(crate) unsafe fn chdir(path: *const c_char) -> libc::c_int {
+    zero_or_errno(libc::syscall(libc::SYS_chdir, path))
+}
+
+pub(crate) unsafe fn fchdir(fd: RawFd) -> libc::c_int {
+    zero_or_errno(libc::syscall(libc::SYS_fchdir, fd))
+}
+
+/// `fcntl(fd, F_DUPFD_CLOEXEC, min)`.
+pub(crate) unsafe fn dup_cloexec_above(fd: RawFd, min: RawFd) -> Result<RawFd, libc::c_int> {
+    fd_or_errno(libc::syscall(
+        libc::SYS_fcntl,
+        fd,
+        libc::F_DUPFD_CLOEXEC,
+        min,
+    ))
+}
+
+/// `dup2(src, dst)`: `dup3`, except for equal fds (which `dup3` refuses and `dup2` only
+/// checks).
+pub(crate) unsafe fn dup2(src: RawFd, dst: RawFd) -> libc::c_int {
+    if src == dst {
+        return zero_or_errno(libc::syscall(libc::SYS_fcntl, src, libc::F_GETFD));
+    }
+    zero_or_errno(libc::syscall(libc::SYS_dup3, src, dst, 0 as libc::c_int))
+}
+
+/// Opens a directory, read-only and close-on-exec.
+pub(crate) unsafe fn open_dir(path: *const c_char) -> Result<RawFd, libc::c_int> {
+    let flags = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
+    fd_or_errno(libc::syscall(libc::SYS_openat, libc::AT_FDCWD, path, flags))
+}
+
+/// Closes `fd`; errors are ignored (an fd that was not open is what the callers want).
+pub(crate) unsafe fn close(fd: RawFd) {
+    libc::syscall(libc::SYS_close, fd);
+}
+
+/// `execve`; returns only on failure, with the errno.
+pub(crate) unsafe fn execve(
+    path: *const c_char,
+    argv: *const *const c_char,
+    envp: *const *const c_char,
+) -> libc::c_int {
+    libc::syscall(libc::SYS_execve, path, argv, envp);
+    errno()
+}
+
+/// One `write` of `len` bytes at `buf` (the fork child's errno report; a short write shows
+/// as a short report).
+pub(crate) unsafe fn write(fd: RawFd, buf: *const u8, len: usize) {
+    libc::syscall(libc::SYS_write, fd, buf, len);
+}
+
+/// Ends the child (`exit_group`, what `_exit` calls).
+pub(crate) unsafe fn exit(code: libc::c_int) -> ! {
+    libc::syscall(libc::SYS_exit_group, code);
+    // exit_group does not return; if it ever did, the thread alone ends here.
+    loop {
+        libc::syscall(libc::SYS_exit, code);
+    }
+}

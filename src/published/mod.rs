@@ -1,0 +1,340 @@
+//! The published data as its consumers use it: `docs/summary.json` as a versioned release a
+//! consumer can pin, validate and diff (the shape MDN's browser-compat-data ships on npm), and
+//! the baselines (`manylinux2014`, `debian-12`) it answers for. Downstream of `matrix` (the
+//! summary) and `caps_header` (the version ranges a baseline is read from).
+//!
+//! - [`baselines`]: `targets/baselines.yaml`; [`baseline_view`]: each feature at a baseline.
+//! - [`changes`]: what changed between two releases (`docs/CHANGES.md`, `spawnmatrix diff`).
+//! - [`json`], [`markdown`]: the document's layout and the baselines section of SUMMARY.md.
+//! - [`kernel`]: the Linux kernel as a family (man-page releases, every Linux column's runs).
+//! - [`tree_hash`]: the git tree hash of `targets/` a release names as its input.
+//!
+//! - `$schema` / `$id`: the JSON Schema it validates against (`schema/summary.v1.schema.json`)
+//!   and a stable name for the data set.
+//! - `format`: the document's shape ([`FORMAT`]); the unversioned file before it reads as 0.
+//! - `data_version`: semver of the content. A changed format is a major step, a changed cell
+//!   (an answer, its evidence letters, a row or family added or removed, a baseline answer) a
+//!   minor one, changed notes, sources or drill-down history only a patch.
+//! - `generated_from`: the git tree hash of the `targets/` folder it was made from (what `git
+//!   rev-parse COMMIT:targets` prints: it does not change when the published files are
+//!   committed, so the check stays stable), the generator, and the newest evidence's date.
+//! - every answer carries its `notes`, `sources` and `state`.
+//!
+//! The version and `docs/CHANGES.md` come from comparing the new content with the summary
+//! already in the output folder (the previous release): equal content keeps that release's
+//! version, changes and metadata byte for byte, so `publish --check` is stable.
+
+pub mod baseline_view;
+pub mod baselines;
+pub mod changes;
+pub mod json;
+pub mod kernel;
+pub mod markdown;
+pub mod tree_hash;
+
+use std::collections::BTreeSet;
+
+use serde::{Deserialize, Serialize};
+
+use crate::matrix::model::{Matrix, Value, IGNORED};
+use crate::matrix::summary::{Answer, Summary, SummaryFamily, SummaryRow};
+use crate::published::baseline_view::BaselineView;
+
+/// The document's shape; bump it (and the schema's file name) when the shape changes.
+pub const FORMAT: u32 = 1;
+/// `$schema` as published in `docs/`: the schema file, relative to the document.
+pub const SCHEMA_REF: &str = "../schema/summary.v1.schema.json";
+/// `$id`: the data set's name, the same in every release.
+pub const DATA_ID: &str = "urn:spawnmatrix:summary";
+
+/// What a release was made from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GeneratedFrom {
+    /// The git tree hash of `targets/` (40 hex digits).
+    pub targets_tree: String,
+    /// `spawnmatrix 0.1.0`.
+    pub generator: String,
+    /// The newest stored report's `generated_at`: how recent the evidence is.
+    pub newest_evidence: String,
+}
+
+/// One family's answer with what the cells behind it say.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PublishedAnswer {
+    #[serde(flatten)]
+    pub answer: Answer,
+    /// `available`, `absent`, `ignored` (accepted, no effect), `outcome` (an error row).
+    #[serde(default)]
+    pub state: String,
+    /// Every note on the cells of the releases behind the answer, sorted, once each.
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// Every source those cells cite (`KEY: note (citations)`), sorted, once each.
+    #[serde(default)]
+    pub sources: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PublishedRow {
+    pub id: String,
+    pub label: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    /// For a case row: the feature rows the case relies on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uses: Vec<String>,
+    pub answers: Vec<PublishedAnswer>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PublishedSection {
+    pub id: String,
+    pub title: String,
+    pub rows: Vec<PublishedRow>,
+}
+
+/// `docs/summary.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Published {
+    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
+    #[serde(rename = "$id", default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// 0: the unversioned document written before formats had numbers.
+    #[serde(default)]
+    pub format: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data_version: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generated_from: Option<GeneratedFrom>,
+    pub families: Vec<SummaryFamily>,
+    pub sections: Vec<PublishedSection>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baselines: Option<BaselineView>,
+}
+
+/// What kind of step a release is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Step {
+    Patch,
+    Minor,
+    Major,
+}
+
+/// A value's state word.
+fn state(value: Option<&Value>) -> &'static str {
+    match value {
+        Some(Value::Bool(true)) => "available",
+        Some(Value::Bool(false)) => "absent",
+        Some(Value::Text(t)) if t == IGNORED => "ignored",
+        Some(Value::Text(_)) => "outcome",
+        Some(Value::Number(_)) => "measured",
+        None => "unknown",
+    }
+}
+
+/// The notes and sources of every cell behind `answer` of `row`.
+fn details(
+    matrix: &Matrix,
+    family: Option<&SummaryFamily>,
+    row: &SummaryRow,
+    answer: &Answer,
+) -> PublishedAnswer {
+    let mut notes = BTreeSet::new();
+    let mut sources = BTreeSet::new();
+    let cells = matrix
+        .rows
+        .iter()
+        .find(|r| r.id == row.id)
+        .map(|r| &r.cells);
+    let keys = family
+        .into_iter()
+        .flat_map(|f| &f.releases)
+        .flat_map(|r| &r.columns);
+    for cell in keys.filter_map(|k| cells?.get(k)) {
+        notes.extend(cell.note.iter().cloned());
+        sources.extend(cell.source.iter().cloned());
+        if let Some(claim) = &cell.doc {
+            notes.extend(claim.note.iter().cloned());
+            sources.insert(claim.source.clone());
+        }
+    }
+    PublishedAnswer {
+        state: state(answer.history.last().map(|s| &s.value)).to_string(),
+        answer: answer.clone(),
+        notes: notes.into_iter().collect(),
+        sources: sources.into_iter().collect(),
+    }
+}
+
+impl Published {
+    /// The document for `summary` (built from `matrix`), without a version yet.
+    pub fn build(
+        summary: &Summary,
+        matrix: &Matrix,
+        baselines: Option<BaselineView>,
+        kernel: Option<&kernel::Kernel>,
+        generated_from: GeneratedFrom,
+    ) -> Published {
+        let mut families = summary.families.clone();
+        let mut sections: Vec<PublishedSection> = summary
+            .sections
+            .iter()
+            .map(|sec| PublishedSection {
+                id: sec.id.clone(),
+                title: sec.title.clone(),
+                rows: sec
+                    .rows
+                    .iter()
+                    .map(|row| PublishedRow {
+                        id: row.id.clone(),
+                        label: row.label.clone(),
+                        title: row.title.clone(),
+                        uses: row.uses.clone(),
+                        answers: row
+                            .answers
+                            .iter()
+                            .map(|a| details(matrix, summary.family(&a.family), row, a))
+                            .collect(),
+                    })
+                    .collect(),
+            })
+            .collect();
+        if let Some(k) = kernel {
+            let (family, section) = k.section(matrix);
+            families.push(family);
+            sections.push(section);
+        }
+        Published {
+            schema: Some(SCHEMA_REF.to_string()),
+            id: Some(DATA_ID.to_string()),
+            format: FORMAT,
+            data_version: None,
+            generated_from: Some(generated_from),
+            families,
+            sections,
+            baselines,
+        }
+    }
+
+    /// The content without what names the release (version and inputs), as it is written
+    /// (what is not written, such as a step's columns, does not count).
+    fn content(&self) -> serde_json::Value {
+        serde_json::to_value(Published {
+            data_version: None,
+            generated_from: None,
+            ..self.clone()
+        })
+        .unwrap_or_default()
+    }
+
+    /// Versions `self` against the previous release: equal content keeps the previous
+    /// version and inputs (and gives no changes), anything else is the next version by the
+    /// kind of its changes.
+    pub fn release(
+        mut self,
+        previous: Option<&Published>,
+    ) -> (Published, Option<changes::SummaryDiff>) {
+        let content = self.content();
+        if let Some(prev) = previous.filter(|p| p.content() == content) {
+            self.data_version = prev.data_version.clone();
+            self.generated_from = prev.generated_from.clone();
+            if self.data_version.is_some() {
+                return (self, None);
+            }
+        }
+        let diff = changes::diff(previous, &self);
+        self.data_version = Some(next_version(
+            previous.and_then(|p| p.data_version.as_deref()),
+            diff.step(),
+        ));
+        (self, Some(diff))
+    }
+
+    /// The plain summary (for the text renderers), without the cell details.
+    pub fn summary(&self) -> Summary {
+        Summary {
+            families: self.families.clone(),
+            sections: self
+                .sections
+                .iter()
+                .map(|s| crate::matrix::summary::Section {
+                    id: s.id.clone(),
+                    title: s.title.clone(),
+                    rows: s
+                        .rows
+                        .iter()
+                        .map(|r| SummaryRow {
+                            id: r.id.clone(),
+                            label: r.label.clone(),
+                            title: r.title.clone(),
+                            uses: r.uses.clone(),
+                            answers: r
+                                .answers
+                                .iter()
+                                .map(|a| Answer {
+                                    notes: a.notes.clone(),
+                                    sources: a.sources.clone(),
+                                    ..a.answer.clone()
+                                })
+                                .collect(),
+                        })
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Every row, features first.
+    pub fn rows(&self) -> impl Iterator<Item = &PublishedRow> {
+        self.sections.iter().flat_map(|s| &s.rows)
+    }
+
+    /// Parses a published summary (any format so far).
+    pub fn parse(
+        path: &std::path::Path,
+        text: &str,
+    ) -> Result<Published, crate::matrix::MatrixError> {
+        serde_json::from_str(text).map_err(|e| crate::matrix::MatrixError::Json {
+            path: path.to_path_buf(),
+            line: e.line(),
+            column: e.column(),
+            message: e.to_string(),
+        })
+    }
+}
+
+/// The version after `previous` for a release of kind `step`; the first release is 1.0.0.
+pub fn next_version(previous: Option<&str>, step: Option<Step>) -> String {
+    let parts: Option<Vec<u64>> =
+        previous.map(|p| p.split('.').filter_map(|n| n.parse().ok()).collect());
+    let (major, minor, patch) = match parts.as_deref() {
+        Some([a, b, c]) => (*a, *b, *c),
+        _ => return String::from("1.0.0"),
+    };
+    match step {
+        Some(Step::Major) => format!("{}.0.0", major + 1),
+        Some(Step::Minor) => format!("{major}.{}.0", minor + 1),
+        Some(Step::Patch) => format!("{major}.{minor}.{}", patch + 1),
+        None => format!("{major}.{minor}.{patch}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case(None, Some(Step::Minor), "1.0.0")]
+    #[case(Some("1.0.0"), Some(Step::Major), "2.0.0")]
+    #[case(Some("1.2.3"), Some(Step::Minor), "1.3.0")]
+    #[case(Some("1.2.3"), Some(Step::Patch), "1.2.4")]
+    #[case(Some("1.2.3"), None, "1.2.3")]
+    #[case(Some("garbage"), Some(Step::Patch), "1.0.0")]
+    fn versions(#[case] prev: Option<&str>, #[case] step: Option<Step>, #[case] want: &str) {
+        assert_eq!(next_version(prev, step), want);
+    }
+}
