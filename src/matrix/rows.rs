@@ -251,6 +251,8 @@ impl Cell {
             note: None,
             source: None,
             since: None,
+            began: None,
+            states: Vec::new(),
             doc: None,
             conflicts: Vec::new(),
         }
