@@ -163,3 +163,76 @@ fn the_same_sources_with_different_evidence_fail() {
     });
     assert_eq!(got, [Check::SameSourcesDifferentEvidence]);
 }
+
+/// The boundaries and states issue 20 names, as the committed summary prints them.
+#[rstest::rstest]
+#[case(
+    "freebsd",
+    "functions.posix_spawn_file_actions_addchdir_np",
+    "13.1–13.2",
+    "interval",
+    None
+)]
+#[case(
+    "freebsd",
+    "functions.posix_spawn_file_actions_addfchdir_np",
+    "13.1–13.2",
+    "interval",
+    None
+)]
+#[case(
+    "freebsd",
+    "functions.posix_spawn_file_actions_addclosefrom_np",
+    "13.1–13.2",
+    "interval",
+    None
+)]
+#[case(
+    "macos",
+    "functions.posix_spawn_file_actions_addchdir",
+    "26.0",
+    "exact",
+    Some("needs")
+)]
+#[case(
+    "macos",
+    "functions.posix_spawn_file_actions_addchdir_np",
+    "10.15",
+    "exact",
+    Some("deprecated")
+)]
+#[case(
+    "linux-glibc",
+    "flags.POSIX_SPAWN_USEVFORK",
+    "ignored 2.24",
+    "exact",
+    Some("ignored")
+)]
+#[case(
+    "android",
+    "functions.posix_spawn_file_actions_addchdir_np",
+    "14",
+    "exact",
+    Some("needs")
+)]
+fn the_named_cells_print_their_boundary_and_state(
+    #[case] family: &str,
+    #[case] row: &str,
+    #[case] text: &str,
+    #[case] kind: &str,
+    #[case] state: Option<&str>,
+) {
+    let mut v = committed_json();
+    let a = answer(&mut v, row, family).clone();
+    assert_eq!(a["text"], text, "{family} {row}: {a}");
+    assert_eq!(a["boundary"]["kind"], kind, "{family} {row}: {a}");
+    if let Some(state) = state {
+        let states = a["states"].as_array().cloned().unwrap_or_default();
+        let found = states.iter().find(|s| s["state"] == state);
+        let found = found.unwrap_or_else(|| panic!("{family} {row}: no {state} state in {a}"));
+        assert!(
+            found["source"].as_str().is_some_and(|s| !s.is_empty()),
+            "{found}"
+        );
+    }
+}
