@@ -66,6 +66,8 @@ fi
 # gcc-multilib links i686-unknown-linux-gnu and builds its helper (`gcc -m32`; the i686 musl
 # helper comes from the pinned zig below).
 if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils shellcheck gcc-multilib; fi
+# The fake-vfork environments of ci/checks/48-fake-vfork.sh.
+if want apt-base; then apt_install valgrind qemu-user-static; fi
 if want apt-containers; then apt_install podman runc uidmap; fi
 if want apt-browser; then apt_install chromium chromium-driver; fi
 if want pip; then
