@@ -102,7 +102,11 @@ fn build_interposer(dir: &Path) -> std::path::PathBuf {
     let src = dir.join("interpose.c");
     let so = dir.join("interpose.so");
     std::fs::write(&src, INTERPOSER).unwrap();
-    let word = if cfg!(target_arch = "x86") { "-m32" } else { "-fPIC" };
+    let word = if cfg!(target_arch = "x86") {
+        "-m32"
+    } else {
+        "-fPIC"
+    };
     let out = std::process::Command::new("cc")
         .args([word, "-shared", "-fPIC", "-O1", "-o"])
         .arg(&so)
