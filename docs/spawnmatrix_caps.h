@@ -38,9 +38,170 @@
  *   linux-musl: musl defines no version macro (on purpose: its FAQ asks programs to test for features, not versions)
  *   solaris: Solaris: compilers define `__sun`/`__SVR4` (gcc also `__SunOS_5_11`), which is the same for every 11.x release and for illumos; no macro names 11.4
  *   illumos-gate: illumos: `__illumos__` (from `<sys/feature_tests.h>` on recent illumos) says only that it is illumos; the distributions roll, with no release macro
+ *
+ * Baselines (targets/baselines.yaml): define one SPAWNMATRIX_BASELINE_<ID> before
+ * including this header to get the answers for that baseline's release instead of the
+ * release the compiler's headers name (building on glibc 2.36 for manylinux2014, say).
+ * A baseline of another family than the one detected is an #error; a family without a
+ * version macro (musl) has no preset, its baselines are listed for reference only.
+ *   SPAWNMATRIX_BASELINE_MANYLINUX2014  linux-glibc 2.17 (SPAWNMATRIX_VERSION 2017)
+ *   SPAWNMATRIX_BASELINE_MANYLINUX_2_28  linux-glibc 2.28 (SPAWNMATRIX_VERSION 2028)
+ *   SPAWNMATRIX_BASELINE_DEBIAN_11  linux-glibc 2.31 (SPAWNMATRIX_VERSION 2031)
+ *   SPAWNMATRIX_BASELINE_DEBIAN_12  linux-glibc 2.36 (SPAWNMATRIX_VERSION 2036)
+ *   SPAWNMATRIX_BASELINE_DEBIAN_13  linux-glibc 2.41 (SPAWNMATRIX_VERSION 2041)
+ *   SPAWNMATRIX_BASELINE_UBUNTU_20_04  linux-glibc 2.31 (SPAWNMATRIX_VERSION 2031)
+ *   SPAWNMATRIX_BASELINE_UBUNTU_22_04  linux-glibc 2.35 (SPAWNMATRIX_VERSION 2035)
+ *   SPAWNMATRIX_BASELINE_UBUNTU_24_04  linux-glibc 2.39 (SPAWNMATRIX_VERSION 2039)
+ *   SPAWNMATRIX_BASELINE_RHEL_8  linux-glibc 2.28 (SPAWNMATRIX_VERSION 2028)
+ *   SPAWNMATRIX_BASELINE_RHEL_9  linux-glibc 2.34 (SPAWNMATRIX_VERSION 2034)
+ *   SPAWNMATRIX_BASELINE_AMAZON_LINUX_2  linux-glibc 2.26 (SPAWNMATRIX_VERSION 2026)
+ *   SPAWNMATRIX_BASELINE_AMAZON_LINUX_2023  linux-glibc 2.34 (SPAWNMATRIX_VERSION 2034)
+ *   (alpine-3.18: linux-musl 1.2.4, no preset)
+ *   (alpine-3.19: linux-musl 1.2.4, no preset)
+ *   (alpine-3.20: linux-musl 1.2.5, no preset)
+ *   (alpine-3.21: linux-musl 1.2.5, no preset)
+ *   (alpine-3.22: linux-musl 1.2.5, no preset)
+ *   SPAWNMATRIX_BASELINE_ANDROID_API_28  android 9 (SPAWNMATRIX_VERSION 28)
+ *   SPAWNMATRIX_BASELINE_ANDROID_API_29  android 10 (SPAWNMATRIX_VERSION 29)
+ *   SPAWNMATRIX_BASELINE_ANDROID_API_30  android 11 (SPAWNMATRIX_VERSION 30)
+ *   SPAWNMATRIX_BASELINE_ANDROID_API_31  android 12 (SPAWNMATRIX_VERSION 31)
+ *   SPAWNMATRIX_BASELINE_ANDROID_API_32  android 12 (SPAWNMATRIX_VERSION 31)
+ *   SPAWNMATRIX_BASELINE_ANDROID_API_33  android 13 (SPAWNMATRIX_VERSION 33)
+ *   SPAWNMATRIX_BASELINE_ANDROID_API_34  android 14 (SPAWNMATRIX_VERSION 34)
+ *   SPAWNMATRIX_BASELINE_ANDROID_API_35  android 15 (SPAWNMATRIX_VERSION 35)
+ *   SPAWNMATRIX_BASELINE_MACOS_10_15  macos 10.15 (SPAWNMATRIX_VERSION 101500)
+ *   SPAWNMATRIX_BASELINE_MACOS_11  macos 11 (SPAWNMATRIX_VERSION 110000)
+ *   SPAWNMATRIX_BASELINE_MACOS_12  macos 12 (SPAWNMATRIX_VERSION 120000)
+ *   SPAWNMATRIX_BASELINE_MACOS_13  macos 13 (SPAWNMATRIX_VERSION 130000)
+ *   SPAWNMATRIX_BASELINE_MACOS_14  macos 14 (SPAWNMATRIX_VERSION 140000)
+ *   SPAWNMATRIX_BASELINE_MACOS_15  macos 15 (SPAWNMATRIX_VERSION 150000)
+ *   SPAWNMATRIX_BASELINE_MACOS_26  macos 26 (SPAWNMATRIX_VERSION 260000)
+ *
+ * Build-time conditions HAVE does not include (it says what the libc provides at that
+ * release, not what <spawn.h> declares under the current feature macros):
+ *   glibc: the _np file actions (addchdir_np, addfchdir_np, addclosefrom_np,
+ *     addtcsetpgrp_np) are declared under __USE_MISC in bminor/glibc@2642002380aa
+ *     posix/spawn.h (the default; a strict -std=c11 without _DEFAULT_SOURCE or
+ *     _GNU_SOURCE hides them); older releases' <spawn.h> may differ.
+ *   Android: SPAWNMATRIX_VERSION is __ANDROID_API__, the minSdkVersion, not the device:
+ *     bionic declares each function only when __ANDROID_API__ reaches the level it was
+ *     introduced in, and POSIX_SPAWN_SETSID and the other GNU flags under __USE_GNU
+ *     (aosp-mirror/platform_bionic@731631f30009 libc/include/spawn.h:45, 59-61).
+ *   macOS: the deployment target (-mmacos-version-min), which is what availability
+ *     attributes check.
  */
 #ifndef SPAWNMATRIX_CAPS_H
 #define SPAWNMATRIX_CAPS_H
+
+#if defined(SPAWNMATRIX_BASELINE_MANYLINUX2014)
+#define SPAWNMATRIX_BASELINE_NAME "manylinux2014"
+#define SPAWNMATRIX_BASELINE_FOR_GLIBC 1
+#define SPAWNMATRIX_BASELINE_VERSION 2017
+#elif defined(SPAWNMATRIX_BASELINE_MANYLINUX_2_28)
+#define SPAWNMATRIX_BASELINE_NAME "manylinux_2_28"
+#define SPAWNMATRIX_BASELINE_FOR_GLIBC 1
+#define SPAWNMATRIX_BASELINE_VERSION 2028
+#elif defined(SPAWNMATRIX_BASELINE_DEBIAN_11)
+#define SPAWNMATRIX_BASELINE_NAME "debian-11"
+#define SPAWNMATRIX_BASELINE_FOR_GLIBC 1
+#define SPAWNMATRIX_BASELINE_VERSION 2031
+#elif defined(SPAWNMATRIX_BASELINE_DEBIAN_12)
+#define SPAWNMATRIX_BASELINE_NAME "debian-12"
+#define SPAWNMATRIX_BASELINE_FOR_GLIBC 1
+#define SPAWNMATRIX_BASELINE_VERSION 2036
+#elif defined(SPAWNMATRIX_BASELINE_DEBIAN_13)
+#define SPAWNMATRIX_BASELINE_NAME "debian-13"
+#define SPAWNMATRIX_BASELINE_FOR_GLIBC 1
+#define SPAWNMATRIX_BASELINE_VERSION 2041
+#elif defined(SPAWNMATRIX_BASELINE_UBUNTU_20_04)
+#define SPAWNMATRIX_BASELINE_NAME "ubuntu-20.04"
+#define SPAWNMATRIX_BASELINE_FOR_GLIBC 1
+#define SPAWNMATRIX_BASELINE_VERSION 2031
+#elif defined(SPAWNMATRIX_BASELINE_UBUNTU_22_04)
+#define SPAWNMATRIX_BASELINE_NAME "ubuntu-22.04"
+#define SPAWNMATRIX_BASELINE_FOR_GLIBC 1
+#define SPAWNMATRIX_BASELINE_VERSION 2035
+#elif defined(SPAWNMATRIX_BASELINE_UBUNTU_24_04)
+#define SPAWNMATRIX_BASELINE_NAME "ubuntu-24.04"
+#define SPAWNMATRIX_BASELINE_FOR_GLIBC 1
+#define SPAWNMATRIX_BASELINE_VERSION 2039
+#elif defined(SPAWNMATRIX_BASELINE_RHEL_8)
+#define SPAWNMATRIX_BASELINE_NAME "rhel-8"
+#define SPAWNMATRIX_BASELINE_FOR_GLIBC 1
+#define SPAWNMATRIX_BASELINE_VERSION 2028
+#elif defined(SPAWNMATRIX_BASELINE_RHEL_9)
+#define SPAWNMATRIX_BASELINE_NAME "rhel-9"
+#define SPAWNMATRIX_BASELINE_FOR_GLIBC 1
+#define SPAWNMATRIX_BASELINE_VERSION 2034
+#elif defined(SPAWNMATRIX_BASELINE_AMAZON_LINUX_2)
+#define SPAWNMATRIX_BASELINE_NAME "amazon-linux-2"
+#define SPAWNMATRIX_BASELINE_FOR_GLIBC 1
+#define SPAWNMATRIX_BASELINE_VERSION 2026
+#elif defined(SPAWNMATRIX_BASELINE_AMAZON_LINUX_2023)
+#define SPAWNMATRIX_BASELINE_NAME "amazon-linux-2023"
+#define SPAWNMATRIX_BASELINE_FOR_GLIBC 1
+#define SPAWNMATRIX_BASELINE_VERSION 2034
+#elif defined(SPAWNMATRIX_BASELINE_ANDROID_API_28)
+#define SPAWNMATRIX_BASELINE_NAME "android-api-28"
+#define SPAWNMATRIX_BASELINE_FOR_ANDROID 1
+#define SPAWNMATRIX_BASELINE_VERSION 28
+#elif defined(SPAWNMATRIX_BASELINE_ANDROID_API_29)
+#define SPAWNMATRIX_BASELINE_NAME "android-api-29"
+#define SPAWNMATRIX_BASELINE_FOR_ANDROID 1
+#define SPAWNMATRIX_BASELINE_VERSION 29
+#elif defined(SPAWNMATRIX_BASELINE_ANDROID_API_30)
+#define SPAWNMATRIX_BASELINE_NAME "android-api-30"
+#define SPAWNMATRIX_BASELINE_FOR_ANDROID 1
+#define SPAWNMATRIX_BASELINE_VERSION 30
+#elif defined(SPAWNMATRIX_BASELINE_ANDROID_API_31)
+#define SPAWNMATRIX_BASELINE_NAME "android-api-31"
+#define SPAWNMATRIX_BASELINE_FOR_ANDROID 1
+#define SPAWNMATRIX_BASELINE_VERSION 31
+#elif defined(SPAWNMATRIX_BASELINE_ANDROID_API_32)
+#define SPAWNMATRIX_BASELINE_NAME "android-api-32"
+#define SPAWNMATRIX_BASELINE_FOR_ANDROID 1
+#define SPAWNMATRIX_BASELINE_VERSION 31
+#elif defined(SPAWNMATRIX_BASELINE_ANDROID_API_33)
+#define SPAWNMATRIX_BASELINE_NAME "android-api-33"
+#define SPAWNMATRIX_BASELINE_FOR_ANDROID 1
+#define SPAWNMATRIX_BASELINE_VERSION 33
+#elif defined(SPAWNMATRIX_BASELINE_ANDROID_API_34)
+#define SPAWNMATRIX_BASELINE_NAME "android-api-34"
+#define SPAWNMATRIX_BASELINE_FOR_ANDROID 1
+#define SPAWNMATRIX_BASELINE_VERSION 34
+#elif defined(SPAWNMATRIX_BASELINE_ANDROID_API_35)
+#define SPAWNMATRIX_BASELINE_NAME "android-api-35"
+#define SPAWNMATRIX_BASELINE_FOR_ANDROID 1
+#define SPAWNMATRIX_BASELINE_VERSION 35
+#elif defined(SPAWNMATRIX_BASELINE_MACOS_10_15)
+#define SPAWNMATRIX_BASELINE_NAME "macos-10.15"
+#define SPAWNMATRIX_BASELINE_FOR_MACOS 1
+#define SPAWNMATRIX_BASELINE_VERSION 101500
+#elif defined(SPAWNMATRIX_BASELINE_MACOS_11)
+#define SPAWNMATRIX_BASELINE_NAME "macos-11"
+#define SPAWNMATRIX_BASELINE_FOR_MACOS 1
+#define SPAWNMATRIX_BASELINE_VERSION 110000
+#elif defined(SPAWNMATRIX_BASELINE_MACOS_12)
+#define SPAWNMATRIX_BASELINE_NAME "macos-12"
+#define SPAWNMATRIX_BASELINE_FOR_MACOS 1
+#define SPAWNMATRIX_BASELINE_VERSION 120000
+#elif defined(SPAWNMATRIX_BASELINE_MACOS_13)
+#define SPAWNMATRIX_BASELINE_NAME "macos-13"
+#define SPAWNMATRIX_BASELINE_FOR_MACOS 1
+#define SPAWNMATRIX_BASELINE_VERSION 130000
+#elif defined(SPAWNMATRIX_BASELINE_MACOS_14)
+#define SPAWNMATRIX_BASELINE_NAME "macos-14"
+#define SPAWNMATRIX_BASELINE_FOR_MACOS 1
+#define SPAWNMATRIX_BASELINE_VERSION 140000
+#elif defined(SPAWNMATRIX_BASELINE_MACOS_15)
+#define SPAWNMATRIX_BASELINE_NAME "macos-15"
+#define SPAWNMATRIX_BASELINE_FOR_MACOS 1
+#define SPAWNMATRIX_BASELINE_VERSION 150000
+#elif defined(SPAWNMATRIX_BASELINE_MACOS_26)
+#define SPAWNMATRIX_BASELINE_NAME "macos-26"
+#define SPAWNMATRIX_BASELINE_FOR_MACOS 1
+#define SPAWNMATRIX_BASELINE_VERSION 260000
+#endif
 
 #if defined(__linux__)
 #include <features.h>
@@ -61,7 +222,14 @@
 #if defined(__ANDROID__) && defined(__ANDROID_API__)
 #define SPAWNMATRIX_FAMILY_ANDROID 1
 #define SPAWNMATRIX_FAMILY_NAME "android"
+#if defined(SPAWNMATRIX_BASELINE_VERSION)
+#if !defined(SPAWNMATRIX_BASELINE_FOR_ANDROID)
+#error "spawnmatrix_caps.h: the SPAWNMATRIX_BASELINE_* defined is not a android baseline"
+#endif
+#define SPAWNMATRIX_VERSION SPAWNMATRIX_BASELINE_VERSION
+#else
 #define SPAWNMATRIX_VERSION __ANDROID_API__
+#endif
 /* PIDFD_SPAWN: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
@@ -150,7 +318,14 @@
 #elif defined(__linux__) && defined(__GLIBC__) && defined(__GLIBC_MINOR__) && !defined(__UCLIBC__)
 #define SPAWNMATRIX_FAMILY_GLIBC 1
 #define SPAWNMATRIX_FAMILY_NAME "linux-glibc"
+#if defined(SPAWNMATRIX_BASELINE_VERSION)
+#if !defined(SPAWNMATRIX_BASELINE_FOR_GLIBC)
+#error "spawnmatrix_caps.h: the SPAWNMATRIX_BASELINE_* defined is not a linux-glibc baseline"
+#endif
+#define SPAWNMATRIX_VERSION SPAWNMATRIX_BASELINE_VERSION
+#else
 #define SPAWNMATRIX_VERSION (__GLIBC__ * 1000 + __GLIBC_MINOR__)
+#endif
 /* PIDFD_SPAWN: summary `2.39`; evidence no: 2.17 LD, 2.23 D, 2.27 D, 2.28 LD, 2.29 LD, 2.31 RD, 2.34 LD, 2.36 RD; yes: 2.39 LD, 2.41 RD, 2.43 RD, 2.44 LD; sources: GL-NEWS-2.39 (bminor/glibc@04e750e75b73957cf1c791535a3f4319534a52fc:NEWS:831-842) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 2039)
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN ((SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2037) || (SPAWNMATRIX_VERSION >= 2039))
@@ -232,7 +407,7 @@
 /* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.31 R, 2.34 L, 2.36 R, 2.39 L, 2.41 R, 2.43 R, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_START_SUSPENDED 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2045)
-/* POSIX_SPAWN_USEVFORK: summary `2.41`; evidence yes: 2.17 D, 2.23 D; ignored: 2.27 D, 2.28 D, 2.29 D; yes: 2.31 R (disagreement); ignored: 2.34 D; yes: 2.36 R (disagreement); ignored: 2.39 D; yes: 2.41 R (disagreement), 2.43 R (disagreement), 2.44 L (disagreement); 1 range(s) left unknown: a release this family's macro cannot express; sources: GL-USEVFORK (bminor/glibc@3583ea85248c31a3e3cf142ff9adfe7bd62f6707:posix/spawn.h:54-59; bminor/glibc@fe7057ad928ffd9a3b0ccbb8d42442bf6ac65979:posix/spawn.h:60-62; bminor/glibc@ab30899d880f9741a409cbc0d7a28399bdac21bf:sysdeps/posix/spawni.c:97), GL-USEVFORK-2.24 (bminor/glibc@fdfc9260b61d3d72541f18104d24c7bcb0ce5ca2:posix/spawnattr_setflags.c:24-28; bminor/glibc@fdfc9260b61d3d72541f18104d24c7bcb0ce5ca2:sysdeps/unix/sysv/linux/spawni.c:365-391) */
+/* POSIX_SPAWN_USEVFORK: summary `ignored 2.24`; evidence yes: 2.17 D, 2.23 D; ignored: 2.27 D, 2.28 D, 2.29 D, 2.31 RD, 2.34 D, 2.36 RD, 2.39 D, 2.41 RD, 2.43 RD, 2.44 LD; 1 range(s) left unknown: a release this family's macro cannot express; sources: GL-USEVFORK (bminor/glibc@3583ea85248c31a3e3cf142ff9adfe7bd62f6707:posix/spawn.h:54-59; bminor/glibc@fe7057ad928ffd9a3b0ccbb8d42442bf6ac65979:posix/spawn.h:60-62; bminor/glibc@ab30899d880f9741a409cbc0d7a28399bdac21bf:sysdeps/posix/spawni.c:97), GL-USEVFORK-2.24 (bminor/glibc@fdfc9260b61d3d72541f18104d24c7bcb0ce5ca2:posix/spawnattr_setflags.c:24-28; bminor/glibc@fdfc9260b61d3d72541f18104d24c7bcb0ce5ca2:sysdeps/unix/sysv/linux/spawni.c:365-391) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_USEVFORK (SPAWNMATRIX_VERSION >= 2017)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_USEVFORK (SPAWNMATRIX_VERSION >= 2017)
 
@@ -246,7 +421,14 @@
 #endif
 #define SPAWNMATRIX__MACOS_NORMAL(v) \
   ((v) < 100000 ? 100000 + (v) / 10 % 10 * 100 + (v) % 10 : (v))
+#if defined(SPAWNMATRIX_BASELINE_VERSION)
+#if !defined(SPAWNMATRIX_BASELINE_FOR_MACOS)
+#error "spawnmatrix_caps.h: the SPAWNMATRIX_BASELINE_* defined is not a macos baseline"
+#endif
+#define SPAWNMATRIX_VERSION SPAWNMATRIX_BASELINE_VERSION
+#else
 #define SPAWNMATRIX_VERSION SPAWNMATRIX__MACOS_NORMAL(SPAWNMATRIX__MACOS_RAW)
+#endif
 /* PIDFD_SPAWN: summary `no`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: GNULIB-MAC14 (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addtcsetpgrp_np.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/pidfd_spawn.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawnattr_setcgroup_np.texi#L16-L17), XNU-H-ALL (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:55-185) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
@@ -335,7 +517,14 @@
 #elif defined(__FreeBSD__) && defined(__FreeBSD_version)
 #define SPAWNMATRIX_FAMILY_FREEBSD 1
 #define SPAWNMATRIX_FAMILY_NAME "freebsd"
+#if defined(SPAWNMATRIX_BASELINE_VERSION)
+#if !defined(SPAWNMATRIX_BASELINE_FOR_FREEBSD)
+#error "spawnmatrix_caps.h: the SPAWNMATRIX_BASELINE_* defined is not a freebsd baseline"
+#endif
+#define SPAWNMATRIX_VERSION SPAWNMATRIX_BASELINE_VERSION
+#else
 #define SPAWNMATRIX_VERSION __FreeBSD_version
+#endif
 /* PIDFD_SPAWN: summary `no`; evidence no: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.1 L; sources: GNULIB-PIDFD (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/pidfd_spawn.texi#L16-L17) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 803000 && SPAWNMATRIX_VERSION < 1502000)
@@ -348,16 +537,16 @@
 /* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `no`; evidence no: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.1 L; sources: GNULIB-POSIXNAMES (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addfchdir.texi#L16-L17) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR (SPAWNMATRIX_VERSION >= 803000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `13.2`; evidence no: 8.3 D, 13.0 D; yes: 13.2 D, 14.0 LD, 15.0 D, 15.1 LD; sources: FB-OPNSENSE-13.2 (https://github.com/opnsense/src/blob/41cce6caf25b0a7e0adc7e6ff19efba1021d9c20/lib/libc/gen/Symbol.map; https://github.com/opnsense/src/blob/2ef8a0887ee251de2d28cf0ad6b883f639aa9998/lib/libc/gen/posix_spawn.c; https://github.com/opnsense/src/blob/03152e6e133763c307a722aba996815863eaed53/sys/conf/newvers.sh), FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `13.1–13.2`; evidence no: 8.3 D, 13.0 D; yes: 13.2 D, 14.0 LD, 15.0 D, 15.1 LD; sources: FB-OPNSENSE-13.2 (https://github.com/opnsense/src/blob/41cce6caf25b0a7e0adc7e6ff19efba1021d9c20/lib/libc/gen/Symbol.map; https://github.com/opnsense/src/blob/2ef8a0887ee251de2d28cf0ad6b883f639aa9998/lib/libc/gen/posix_spawn.c; https://github.com/opnsense/src/blob/03152e6e133763c307a722aba996815863eaed53/sys/conf/newvers.sh), FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP (SPAWNMATRIX_VERSION >= 1302000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP ((SPAWNMATRIX_VERSION >= 803000 && SPAWNMATRIX_VERSION < 1301000) || (SPAWNMATRIX_VERSION >= 1302000))
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `13.2`; evidence no: 8.3 D, 13.0 D; yes: 13.2 D, 14.0 LD, 15.0 D, 15.1 LD; sources: FB-OPNSENSE-13.2 (https://github.com/opnsense/src/blob/41cce6caf25b0a7e0adc7e6ff19efba1021d9c20/lib/libc/gen/Symbol.map; https://github.com/opnsense/src/blob/2ef8a0887ee251de2d28cf0ad6b883f639aa9998/lib/libc/gen/posix_spawn.c; https://github.com/opnsense/src/blob/03152e6e133763c307a722aba996815863eaed53/sys/conf/newvers.sh), FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-CF (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `13.1–13.2`; evidence no: 8.3 D, 13.0 D; yes: 13.2 D, 14.0 LD, 15.0 D, 15.1 LD; sources: FB-OPNSENSE-13.2 (https://github.com/opnsense/src/blob/41cce6caf25b0a7e0adc7e6ff19efba1021d9c20/lib/libc/gen/Symbol.map; https://github.com/opnsense/src/blob/2ef8a0887ee251de2d28cf0ad6b883f639aa9998/lib/libc/gen/posix_spawn.c; https://github.com/opnsense/src/blob/03152e6e133763c307a722aba996815863eaed53/sys/conf/newvers.sh), FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-CF (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP (SPAWNMATRIX_VERSION >= 1302000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP ((SPAWNMATRIX_VERSION >= 803000 && SPAWNMATRIX_VERSION < 1301000) || (SPAWNMATRIX_VERSION >= 1302000))
 /* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `no`; evidence no: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.1 L; sources: GNULIB-POSIXNAMES (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addfchdir.texi#L16-L17) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR (SPAWNMATRIX_VERSION >= 803000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `13.2`; evidence no: 8.3 D, 13.0 D; yes: 13.2 D, 14.0 LD, 15.0 D, 15.1 LD; sources: FB-OPNSENSE-13.2 (https://github.com/opnsense/src/blob/41cce6caf25b0a7e0adc7e6ff19efba1021d9c20/lib/libc/gen/Symbol.map; https://github.com/opnsense/src/blob/2ef8a0887ee251de2d28cf0ad6b883f639aa9998/lib/libc/gen/posix_spawn.c; https://github.com/opnsense/src/blob/03152e6e133763c307a722aba996815863eaed53/sys/conf/newvers.sh), FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `13.1–13.2`; evidence no: 8.3 D, 13.0 D; yes: 13.2 D, 14.0 LD, 15.0 D, 15.1 LD; sources: FB-OPNSENSE-13.2 (https://github.com/opnsense/src/blob/41cce6caf25b0a7e0adc7e6ff19efba1021d9c20/lib/libc/gen/Symbol.map; https://github.com/opnsense/src/blob/2ef8a0887ee251de2d28cf0ad6b883f639aa9998/lib/libc/gen/posix_spawn.c; https://github.com/opnsense/src/blob/03152e6e133763c307a722aba996815863eaed53/sys/conf/newvers.sh), FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP (SPAWNMATRIX_VERSION >= 1302000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP ((SPAWNMATRIX_VERSION >= 803000 && SPAWNMATRIX_VERSION < 1301000) || (SPAWNMATRIX_VERSION >= 1302000))
 /* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no`; evidence no: 14.0 L, 15.1 L */
@@ -384,7 +573,7 @@
 /* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no`; evidence no: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_CLOEXEC_DEFAULT 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 1400000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `<=15.1`; evidence yes: 15.1 L */
+/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `≤15.1`; evidence yes: 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 1501000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 1501000)
 /* POSIX_SPAWN_RESETIDS: summary `8.0`; evidence yes: 8.3 D, 13.0 D, 13.2 D, 14.0 D, 15.0 D, 15.1 LD; sources: FB-8.3-ATTR (https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getflags.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getschedparam.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/include/spawn.h) */
@@ -424,7 +613,14 @@
 #elif defined(__NetBSD__) && defined(__NetBSD_Version__)
 #define SPAWNMATRIX_FAMILY_NETBSD 1
 #define SPAWNMATRIX_FAMILY_NAME "netbsd"
+#if defined(SPAWNMATRIX_BASELINE_VERSION)
+#if !defined(SPAWNMATRIX_BASELINE_FOR_NETBSD)
+#error "spawnmatrix_caps.h: the SPAWNMATRIX_BASELINE_* defined is not a netbsd baseline"
+#endif
+#define SPAWNMATRIX_VERSION SPAWNMATRIX_BASELINE_VERSION
+#else
 #define SPAWNMATRIX_VERSION __NetBSD_Version__
+#endif
 /* PIDFD_SPAWN: summary `no`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
@@ -513,7 +709,14 @@
 #elif defined(__OpenBSD__) && defined(OpenBSD)
 #define SPAWNMATRIX_FAMILY_OPENBSD 1
 #define SPAWNMATRIX_FAMILY_NAME "openbsd"
+#if defined(SPAWNMATRIX_BASELINE_VERSION)
+#if !defined(SPAWNMATRIX_BASELINE_FOR_OPENBSD)
+#error "spawnmatrix_caps.h: the SPAWNMATRIX_BASELINE_* defined is not a openbsd baseline"
+#endif
+#define SPAWNMATRIX_VERSION SPAWNMATRIX_BASELINE_VERSION
+#else
 #define SPAWNMATRIX_VERSION OpenBSD
+#endif
 /* PIDFD_SPAWN: summary `no`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
@@ -550,10 +753,10 @@
 /* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
+/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `≤5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
+/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `≤5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 /* POSIX_SPAWNP: summary `5.2`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-MAN-5.2 (https://github.com/openbsd/src/blob/040b235df600084b9e3df084516b00d3a72e250b/lib/libc/gen/posix_spawn.3) */
@@ -565,7 +768,7 @@
 /* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_RESETIDS: summary `5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
+/* POSIX_SPAWN_RESETIDS: summary `≤5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 /* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 7.8 L */
@@ -574,22 +777,22 @@
 /* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETPGROUP: summary `5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
+/* POSIX_SPAWN_SETPGROUP: summary `≤5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETSCHEDPARAM: summary `<=7.8`; evidence yes: 7.8 L (disagreement); 1 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC (openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:1; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:101-111; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:157-175; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:203-229; https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c) */
+/* POSIX_SPAWN_SETSCHEDPARAM: summary `ignored ≤5.7`; evidence ignored: 7.8 LD; 2 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC (openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:1; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:101-111; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:157-175; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:203-229; https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETSCHEDULER: summary `<=7.8`; evidence yes: 7.8 L (disagreement); 1 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC (openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:1; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:101-111; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:157-175; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:203-229; https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c) */
+/* POSIX_SPAWN_SETSCHEDULER: summary `ignored ≤5.7`; evidence ignored: 7.8 LD; 2 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC (openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:1; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:101-111; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:157-175; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:203-229; https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 /* POSIX_SPAWN_SETSID: summary `no`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSID 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETSIGDEF: summary `5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
+/* POSIX_SPAWN_SETSIGDEF: summary `≤5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETSIGMASK: summary `5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
+/* POSIX_SPAWN_SETSIGMASK: summary `≤5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 /* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 7.8 L */
@@ -602,7 +805,14 @@
 #elif defined(__CYGWIN__) && defined(CYGWIN_VERSION_DLL_MAJOR) && defined(CYGWIN_VERSION_DLL_MINOR)
 #define SPAWNMATRIX_FAMILY_CYGWIN 1
 #define SPAWNMATRIX_FAMILY_NAME "cygwin"
+#if defined(SPAWNMATRIX_BASELINE_VERSION)
+#if !defined(SPAWNMATRIX_BASELINE_FOR_CYGWIN)
+#error "spawnmatrix_caps.h: the SPAWNMATRIX_BASELINE_* defined is not a cygwin baseline"
+#endif
+#define SPAWNMATRIX_VERSION SPAWNMATRIX_BASELINE_VERSION
+#else
 #define SPAWNMATRIX_VERSION (CYGWIN_VERSION_DLL_MAJOR * 1000 + CYGWIN_VERSION_DLL_MINOR)
+#endif
 /* PIDFD_SPAWN: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)

@@ -209,7 +209,7 @@ const SPAWNMATRIX_CAPS: &[(&str, &str, &[(&[u64], &[u64], bool)])] = &[
     ("flags.POSIX_SPAWN_SETSCHEDPARAM", "freebsd", &[(&[8, 0], &[], true)]),
     ("flags.POSIX_SPAWN_SETSCHEDPARAM", "cygwin", &[(&[1, 7, 26], &[], true)]),
     ("flags.POSIX_SPAWN_SETSCHEDPARAM", "netbsd", &[(&[6, 0], &[], true)]),
-    ("flags.POSIX_SPAWN_SETSCHEDPARAM", "openbsd", &[(&[7, 8], &[], true)]),
+    ("flags.POSIX_SPAWN_SETSCHEDPARAM", "openbsd", &[(&[5, 7], &[], true)]),
     ("flags.POSIX_SPAWN_SETSCHEDPARAM", "illumos-gate", &[(&[2005], &[], true)]),
     ("flags.POSIX_SPAWN_SETSCHEDPARAM", "android", &[(&[9], &[], true)]),
     ("flags.POSIX_SPAWN_SETSCHEDULER", "linux-glibc", &[(&[2, 2], &[], true)]),
@@ -217,7 +217,7 @@ const SPAWNMATRIX_CAPS: &[(&str, &str, &[(&[u64], &[u64], bool)])] = &[
     ("flags.POSIX_SPAWN_SETSCHEDULER", "freebsd", &[(&[8, 0], &[], true)]),
     ("flags.POSIX_SPAWN_SETSCHEDULER", "cygwin", &[(&[1, 7, 26], &[], true)]),
     ("flags.POSIX_SPAWN_SETSCHEDULER", "netbsd", &[(&[6, 0], &[], true)]),
-    ("flags.POSIX_SPAWN_SETSCHEDULER", "openbsd", &[(&[7, 8], &[], true)]),
+    ("flags.POSIX_SPAWN_SETSCHEDULER", "openbsd", &[(&[5, 7], &[], true)]),
     ("flags.POSIX_SPAWN_SETSCHEDULER", "illumos-gate", &[(&[2005], &[], true)]),
     ("flags.POSIX_SPAWN_SETSCHEDULER", "android", &[(&[9], &[], true)]),
     ("flags.POSIX_SPAWN_SETSID", "linux-glibc", &[(&[2, 17], &[2, 24], false), (&[2, 26], &[], true)]),
@@ -261,6 +261,49 @@ const SPAWNMATRIX_CAPS: &[(&str, &str, &[(&[u64], &[u64], bool)])] = &[
     ("flags.POSIX_SPAWN_USEVFORK", "illumos-gate", &[(&[2005], &[2027], false)]),
     ("flags.POSIX_SPAWN_USEVFORK", "android", &[(&[9], &[], true)]),
 ];
+
+/// Baselines (targets/baselines.yaml): id, target_os, target_env, release. Pass the
+/// release to `spawnmatrix_have`/`spawnmatrix_emit_cfgs` to answer for a baseline
+/// (`spawnmatrix_baseline("manylinux2014")`); musl's have no ranges here (see above).
+#[allow(dead_code)]
+const SPAWNMATRIX_BASELINES: &[(&str, &str, &str, &str)] = &[
+    ("manylinux2014", "linux", "gnu", "2.17"),
+    ("manylinux_2_28", "linux", "gnu", "2.28"),
+    ("debian-11", "linux", "gnu", "2.31"),
+    ("debian-12", "linux", "gnu", "2.36"),
+    ("debian-13", "linux", "gnu", "2.41"),
+    ("ubuntu-20.04", "linux", "gnu", "2.31"),
+    ("ubuntu-22.04", "linux", "gnu", "2.35"),
+    ("ubuntu-24.04", "linux", "gnu", "2.39"),
+    ("rhel-8", "linux", "gnu", "2.28"),
+    ("rhel-9", "linux", "gnu", "2.34"),
+    ("amazon-linux-2", "linux", "gnu", "2.26"),
+    ("amazon-linux-2023", "linux", "gnu", "2.34"),
+    ("android-api-28", "android", "", "9"),
+    ("android-api-29", "android", "", "10"),
+    ("android-api-30", "android", "", "11"),
+    ("android-api-31", "android", "", "12"),
+    ("android-api-32", "android", "", "12"),
+    ("android-api-33", "android", "", "13"),
+    ("android-api-34", "android", "", "14"),
+    ("android-api-35", "android", "", "15"),
+    ("macos-10.15", "macos", "", "10.15"),
+    ("macos-11", "macos", "", "11"),
+    ("macos-12", "macos", "", "12"),
+    ("macos-13", "macos", "", "13"),
+    ("macos-14", "macos", "", "14"),
+    ("macos-15", "macos", "", "15"),
+    ("macos-26", "macos", "", "26"),
+];
+
+/// A baseline's (target_os, target_env, release), for the functions below.
+#[allow(dead_code)]
+pub fn spawnmatrix_baseline(id: &str) -> Option<(&'static str, &'static str, &'static str)> {
+    SPAWNMATRIX_BASELINES
+        .iter()
+        .find(|(b, _, _, _)| *b == id)
+        .map(|(_, os, env, release)| (*os, *env, *release))
+}
 
 /// The leading dotted number of `text` (`2.29`, `14.1-RELEASE` → [14, 1]).
 #[allow(dead_code)]

@@ -19,7 +19,38 @@ mod generated {
         "/docs/spawnmatrix_caps.rs"
     ));
 }
-use generated::{spawnmatrix_cfgs, spawnmatrix_have};
+use generated::{spawnmatrix_baseline, spawnmatrix_cfgs, spawnmatrix_have};
+
+/// The Rust file's baselines give the release to ask for; a musl baseline has none (no ranges).
+#[rstest]
+#[case("manylinux2014", Some(false))]
+#[case("ubuntu-20.04", Some(true))]
+#[case("macos-10.15", Some(true))]
+fn baseline_presets_answer(#[case] id: &str, #[case] want: Option<bool>) {
+    let (os, env, release) = spawnmatrix_baseline(id).expect("a preset");
+    assert_eq!(spawnmatrix_have(ADDCHDIR, os, env, release), want);
+    assert!(spawnmatrix_baseline("alpine-3.18").is_none());
+}
+
+/// A baseline of another family than the one compiled for stops the build.
+#[test]
+fn a_baseline_of_another_family_is_an_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("spawnmatrix_caps.h"), header()).unwrap();
+    let probe = dir.path().join("probe.c");
+    std::fs::write(&probe, "#include \"spawnmatrix_caps.h\"\n").unwrap();
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let out = std::process::Command::new(cc)
+        .arg("-DSPAWNMATRIX_BASELINE_MACOS_11")
+        .arg("-I")
+        .arg(dir.path())
+        .arg("-E")
+        .arg(&probe)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a linux-glibc baseline"));
+}
 
 const ADDCHDIR: &str = "posix_spawn_file_actions_addchdir_np";
 
@@ -187,6 +218,11 @@ fn a_moved_boundary_fails_the_check() {
 #[case(&["-U__linux__", "-D__APPLE__", "-D__ENVIRONMENT_MAC_OS_X_VERSION_MIN_REQUIRED__=1090"], Some("macos"), ADDCHDIR, (false, false))]
 #[case(&["-U__linux__", "-D__APPLE__", "-DMAC_OS_X_VERSION_MIN_REQUIRED=101500"], Some("macos"), ADDCHDIR, (true, true))]
 #[case(&["-U__linux__", "-D__sun", "-D__SVR4"], None, "posix_spawn", (false, false))]
+// A baseline preset answers for its release, not the host's glibc (2.36 here): manylinux2014
+// is glibc 2.17, before addchdir_np (2.29); Ubuntu 20.04 is 2.31, after it.
+#[case(&["-DSPAWNMATRIX_BASELINE_MANYLINUX2014"], Some("linux-glibc"), ADDCHDIR, (false, true))]
+#[case(&["-DSPAWNMATRIX_BASELINE_UBUNTU_20_04"], Some("linux-glibc"), ADDCHDIR, (true, true))]
+#[case(&["-D__ANDROID__", "-D__ANDROID_API__=28", "-DSPAWNMATRIX_BASELINE_ANDROID_API_34"], Some("android"), ADDCHDIR, (true, true))]
 fn simulated_platforms(
     #[case] defines: &[&str],
     #[case] family: Option<&str>,

@@ -124,6 +124,9 @@ impl Command {
         if self.setsid {
             d.field("setsid", &self.setsid);
         }
+        if self.exit_fd {
+            d.field("exit_fd", &self.exit_fd);
+        }
         if let Some(Cwd::Fd(fd)) = &self.cwd {
             d.field("cwd_fd", fd);
         }

@@ -80,7 +80,9 @@ pub(super) fn errno() -> libc::c_int {
     }
 }
 
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "cygwin"))]
+#[cfg(any(target_os = "android", target_os = "cygwin"))]
+use libc::__errno as errno_location;
+#[cfg(target_os = "linux")]
 use libc::__errno_location as errno_location;
 #[cfg(any(target_os = "freebsd", target_vendor = "apple"))]
 use libc::__error as errno_location;

@@ -222,13 +222,19 @@ impl ParentState {
     }
 }
 
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "cygwin"))]
+#[cfg(target_os = "linux")]
 fn errno_place() -> *mut libc::c_int {
     // SAFETY: the calling thread's errno.
     unsafe { libc::__errno_location() }
 }
 
-#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "cygwin")))]
+#[cfg(any(target_os = "android", target_os = "cygwin"))]
+fn errno_place() -> *mut libc::c_int {
+    // SAFETY: the calling thread's errno.
+    unsafe { libc::__errno() }
+}
+
+#[cfg(any(target_os = "freebsd", target_vendor = "apple"))]
 fn errno_place() -> *mut libc::c_int {
     // SAFETY: the calling thread's errno.
     unsafe { libc::__error() }

@@ -143,6 +143,84 @@ const PREAMBLE: &str = r#"/* spawnmatrix_caps.h: which posix_spawn functions and
  * `spawnmatrix probe`).
 "#;
 
+/// The baselines part of the header comment: each preset with the value it sets, and the
+/// build-time conditions the answers do not include.
+fn baselines_comment(out: &mut String, caps: &Caps) {
+    if caps.baselines.is_empty() {
+        return;
+    }
+    out.push_str(
+        " *\n * Baselines (targets/baselines.yaml): define one SPAWNMATRIX_BASELINE_<ID> before\n\
+         \x20* including this header to get the answers for that baseline's release instead of the\n\
+         \x20* release the compiler's headers name (building on glibc 2.36 for manylinux2014, say).\n\
+         \x20* A baseline of another family than the one detected is an #error; a family without a\n\
+         \x20* version macro (musl) has no preset, its baselines are listed for reference only.\n",
+    );
+    for b in &caps.baselines {
+        let value = Scheme::of(&b.family).and_then(|s| {
+            crate::matrix::version::Version::parse(&b.release).and_then(|v| s.key(v.parts()))
+        });
+        let _ = match value {
+            Some(v) => writeln!(
+                out,
+                " *   {}  {} {} (SPAWNMATRIX_VERSION {v})",
+                b.macro_name(),
+                b.family,
+                b.release
+            ),
+            None => writeln!(
+                out,
+                " *   ({}: {} {}, no preset)",
+                b.id, b.family, b.release
+            ),
+        };
+    }
+    out.push_str(
+        " *\n * Build-time conditions HAVE does not include (it says what the libc provides at that\n\
+         \x20* release, not what <spawn.h> declares under the current feature macros):\n\
+         \x20*   glibc: the _np file actions (addchdir_np, addfchdir_np, addclosefrom_np,\n\
+         \x20*     addtcsetpgrp_np) are declared under __USE_MISC in bminor/glibc@2642002380aa\n\
+         \x20*     posix/spawn.h (the default; a strict -std=c11 without _DEFAULT_SOURCE or\n\
+         \x20*     _GNU_SOURCE hides them); older releases' <spawn.h> may differ.\n\
+         \x20*   Android: SPAWNMATRIX_VERSION is __ANDROID_API__, the minSdkVersion, not the device:\n\
+         \x20*     bionic declares each function only when __ANDROID_API__ reaches the level it was\n\
+         \x20*     introduced in, and POSIX_SPAWN_SETSID and the other GNU flags under __USE_GNU\n\
+         \x20*     (aosp-mirror/platform_bionic@731631f30009 libc/include/spawn.h:45, 59-61).\n\
+         \x20*   macOS: the deployment target (-mmacos-version-min), which is what availability\n\
+         \x20*     attributes check.\n",
+    );
+}
+
+/// `#if defined(SPAWNMATRIX_BASELINE_X) ... #define SPAWNMATRIX_BASELINE_VERSION N`.
+fn baselines_presets(out: &mut String, caps: &Caps) {
+    let mut first = true;
+    for b in &caps.baselines {
+        let Some(scheme) = Scheme::of(&b.family) else {
+            continue;
+        };
+        let Some(value) =
+            crate::matrix::version::Version::parse(&b.release).and_then(|v| scheme.key(v.parts()))
+        else {
+            continue;
+        };
+        let keyword = if first { "#if" } else { "#elif" };
+        first = false;
+        let _ = writeln!(out, "{keyword} defined({})", b.macro_name());
+        let _ = writeln!(out, "#define SPAWNMATRIX_BASELINE_NAME \"{}\"", b.id);
+        let _ = writeln!(
+            out,
+            "#define SPAWNMATRIX_BASELINE_FOR_{} 1",
+            scheme
+                .family_macro()
+                .trim_start_matches("SPAWNMATRIX_FAMILY_")
+        );
+        let _ = writeln!(out, "#define SPAWNMATRIX_BASELINE_VERSION {value}");
+    }
+    if !first {
+        out.push_str("#endif\n\n");
+    }
+}
+
 /// The whole header.
 pub fn render(caps: &Caps) -> String {
     let mut out = String::from(PREAMBLE);
@@ -154,7 +232,9 @@ pub fn render(caps: &Caps) -> String {
     for (family, why) in NO_MACRO {
         let _ = writeln!(out, " *   {family}: {why}");
     }
+    baselines_comment(&mut out, caps);
     out.push_str(" */\n#ifndef SPAWNMATRIX_CAPS_H\n#define SPAWNMATRIX_CAPS_H\n\n");
+    baselines_presets(&mut out, caps);
     out.push_str(concat!(
         "#if defined(__linux__)\n#include <features.h>\n#endif\n",
         "#if defined(__ANDROID__)\n#include <android/api-level.h>\n#endif\n",
@@ -177,7 +257,26 @@ pub fn render(caps: &Caps) -> String {
                 "  ((v) < 100000 ? 100000 + (v) / 10 % 10 * 100 + (v) % 10 : (v))\n",
             ));
         }
+        let _ = writeln!(out, "#if defined(SPAWNMATRIX_BASELINE_VERSION)");
+        let _ = writeln!(
+            out,
+            "#if !defined(SPAWNMATRIX_BASELINE_FOR_{})",
+            scheme
+                .family_macro()
+                .trim_start_matches("SPAWNMATRIX_FAMILY_")
+        );
+        let _ = writeln!(
+            out,
+            "#error \"spawnmatrix_caps.h: the SPAWNMATRIX_BASELINE_* defined is not a {family} baseline\""
+        );
+        let _ = writeln!(out, "#endif");
+        let _ = writeln!(
+            out,
+            "#define SPAWNMATRIX_VERSION SPAWNMATRIX_BASELINE_VERSION"
+        );
+        let _ = writeln!(out, "#else");
         let _ = writeln!(out, "#define SPAWNMATRIX_VERSION {}", scheme.version_expr());
+        let _ = writeln!(out, "#endif");
         for feature in &caps.features {
             feature_block(&mut out, *scheme, &feature.suffix, feature.answer(family));
         }

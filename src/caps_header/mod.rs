@@ -28,6 +28,32 @@ pub struct Caps {
     pub features: Vec<Feature>,
     /// Family ids in summary order, with their titles.
     pub families: Vec<(String, String)>,
+    /// Baselines the header and the Rust file offer as presets (`targets/baselines.yaml`,
+    /// set by `publish`; empty from [`build`]).
+    pub baselines: Vec<Preset>,
+}
+
+/// A named baseline: one release of one family (`manylinux2014` = linux-glibc 2.17).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Preset {
+    pub id: String,
+    pub family: String,
+    pub release: String,
+}
+
+impl Preset {
+    /// `SPAWNMATRIX_BASELINE_` + the id upper-cased, non-alphanumerics as `_`.
+    pub fn macro_name(&self) -> String {
+        let id: String = self
+            .id
+            .chars()
+            .map(|c| match c.is_ascii_alphanumeric() {
+                true => c.to_ascii_uppercase(),
+                false => '_',
+            })
+            .collect();
+        format!("SPAWNMATRIX_BASELINE_{id}")
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -182,6 +208,7 @@ pub fn build(summary: &Summary, matrix: &Matrix) -> Result<Caps, NameClash> {
         });
     }
     Ok(Caps {
+        baselines: Vec::new(),
         features,
         families: summary
             .families

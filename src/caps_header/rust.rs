@@ -150,6 +150,27 @@ pub fn render(caps: &Caps) -> String {
         }
     }
     out.push_str("];\n");
+    out.push_str(
+        "\n/// Baselines (targets/baselines.yaml): id, target_os, target_env, release. Pass the\n\
+         /// release to `spawnmatrix_have`/`spawnmatrix_emit_cfgs` to answer for a baseline\n\
+         /// (`spawnmatrix_baseline(\"manylinux2014\")`); musl's have no ranges here (see above).\n\
+         #[allow(dead_code)]\nconst SPAWNMATRIX_BASELINES: &[(&str, &str, &str, &str)] = &[\n",
+    );
+    for b in &caps.baselines {
+        if let Some((_, os, env)) = TARGETS.iter().find(|(f, _, _)| *f == b.family) {
+            let _ = writeln!(out, "    ({:?}, {os:?}, {env:?}, {:?}),", b.id, b.release);
+        }
+    }
+    out.push_str(
+        "];\n\n/// A baseline's (target_os, target_env, release), for the functions below.\n\
+         #[allow(dead_code)]\n\
+         pub fn spawnmatrix_baseline(id: &str) -> Option<(&'static str, &'static str, &'static str)> {\n\
+         \x20   SPAWNMATRIX_BASELINES\n\
+         \x20       .iter()\n\
+         \x20       .find(|(b, _, _, _)| *b == id)\n\
+         \x20       .map(|(_, os, env, release)| (*os, *env, *release))\n\
+         }\n",
+    );
     out.push_str(FUNCTIONS);
     out
 }

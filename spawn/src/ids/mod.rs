@@ -31,11 +31,18 @@ impl Ids {
     }
 }
 
-/// The three calls of one scope, each returning 0 or an errno, and what follows them.
+/// The three calls of one scope, each returning 0 or an errno, and what follows them. The
+/// defaults are libc's calls.
 pub(super) trait IdCalls {
-    unsafe fn set_groups(groups: &[libc::gid_t]) -> libc::c_int;
-    unsafe fn set_gid(gid: libc::gid_t) -> libc::c_int;
-    unsafe fn set_uid(uid: libc::uid_t) -> libc::c_int;
+    unsafe fn set_groups(groups: &[libc::gid_t]) -> libc::c_int {
+        libc_calls::set_groups(groups)
+    }
+    unsafe fn set_gid(gid: libc::gid_t) -> libc::c_int {
+        libc_calls::set_gid(gid)
+    }
+    unsafe fn set_uid(uid: libc::uid_t) -> libc::c_int {
+        libc_calls::set_uid(uid)
+    }
     /// Runs once the ids changed (0 or an errno).
     unsafe fn after() -> libc::c_int {
         0
@@ -47,6 +54,8 @@ pub(super) struct ChildIds;
 
 /// This process's ids, every thread's: libc's calls.
 pub(super) struct ProcessIds;
+
+impl IdCalls for ProcessIds {}
 
 #[cfg(target_os = "linux")]
 impl IdCalls for ChildIds {
@@ -67,29 +76,7 @@ impl IdCalls for ChildIds {
 /// Elsewhere a credential change marks the process set-id (`P_SUGID`), which already keeps
 /// the new user from attaching, and the forked child's libc calls change its only thread.
 #[cfg(not(target_os = "linux"))]
-impl IdCalls for ChildIds {
-    unsafe fn set_groups(groups: &[libc::gid_t]) -> libc::c_int {
-        libc_calls::set_groups(groups)
-    }
-    unsafe fn set_gid(gid: libc::gid_t) -> libc::c_int {
-        libc_calls::set_gid(gid)
-    }
-    unsafe fn set_uid(uid: libc::uid_t) -> libc::c_int {
-        libc_calls::set_uid(uid)
-    }
-}
-
-impl IdCalls for ProcessIds {
-    unsafe fn set_groups(groups: &[libc::gid_t]) -> libc::c_int {
-        libc_calls::set_groups(groups)
-    }
-    unsafe fn set_gid(gid: libc::gid_t) -> libc::c_int {
-        libc_calls::set_gid(gid)
-    }
-    unsafe fn set_uid(uid: libc::uid_t) -> libc::c_int {
-        libc_calls::set_uid(uid)
-    }
-}
+impl IdCalls for ChildIds {}
 
 /// Applies `ids` with the calls of `C`; returns 0 or the errno of the call that failed.
 ///
