@@ -36,7 +36,10 @@ fn reporting(strategy: Strategy) -> Command {
 #[cfg_attr(target_os = "linux", case(Strategy::Clone3))]
 #[cfg_attr(target_os = "linux", case(Strategy::CloneVfork))]
 fn the_child_gets_its_limits_and_umask(#[case] strategy: Strategy) {
-    let child = match reporting(strategy).stdout(spawnmatrix_spawn::Stdio::piped()).spawn() {
+    let child = match reporting(strategy)
+        .stdout(spawnmatrix_spawn::Stdio::piped())
+        .spawn()
+    {
         Err(e) if e.kind() == io::ErrorKind::Unsupported && strategy == Strategy::Clone3 => {
             eprintln!("clone3 refused here: {e}");
             return;
@@ -44,7 +47,11 @@ fn the_child_gets_its_limits_and_umask(#[case] strategy: Strategy) {
         r => r.expect("spawn"),
     };
     let used = child.strategy();
-    assert_ne!(used, Strategy::PosixSpawn, "{strategy}: posix_spawn cannot set them");
+    assert_ne!(
+        used,
+        Strategy::PosixSpawn,
+        "{strategy}: posix_spawn cannot set them"
+    );
     let out = child.wait_with_output().expect("wait");
     assert!(out.status.success(), "{strategy}: {out:?}");
     assert_eq!(
