@@ -3,8 +3,9 @@
 # (Debian's) under QEMU full-system emulation. qemu-user would not do: it turns
 # CLONE_VM|CLONE_VFORK into a plain fork, so shared-memory error reporting goes untested.
 #
-#   ci/emulate.sh [--out DIR] [--save] [--tests NAMES | --fuzz ARGS] [--timeout S] [ARCH...]
-#   ARCH: aarch64 armhf
+#   ci/emulate.sh [--out DIR] [--save] [--tests NAMES | --probe-only | --fuzz ARGS [--fuzz-debug]]
+#                 [--timeout S] [ARCH...]
+#   ARCH: aarch64 armhf s390x ppc64el riscv64
 #
 # Per ARCH: cross-builds the test binaries and the spawnmatrix binary (cargo-zigbuild: zig cc
 # links, and build.rs builds the C child helper with it), packs them with busybox-static, dash,
@@ -15,9 +16,13 @@
 # summary names them: spawn,conformance,lib-spawnmatrix_spawn); the probe always runs. --save
 # copies each probe report to targets/reports/emulated-ARCH-linux-LIBC.json, keeping the
 # stored report's `fuzz` section (a campaign is run on its own, below).
+# --probe-only builds and runs no test binary, only the probe (its report: the conformance
+# cases, capabilities and Auto's strategy), for a guest too slow for the tests.
 # --fuzz ARGS runs, instead of the tests and the probe, `spawnmatrix fuzz ARGS` (a release
 # build) in the guest, recorded (--record) into a copy of the stored report; with --save that
-# report comes back with the campaign in its `fuzz` section. --timeout is each guest
+# report comes back with the campaign in its `fuzz` section; --fuzz-debug runs the campaign
+# with the unoptimized binary the tests already built, saving a release build (minutes per
+# architecture; the campaign compares outcomes, not speed). --timeout is each guest
 # program's time limit in seconds (default 900; give a campaign its --time and some).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +30,9 @@ repo=$PWD
 out=$repo/out/emulate
 save=0
 only=
+probe_only=0
 fuzz_args=
+fuzz_profile=(--release)
 # Each program's time limit in the guest (busybox timeout): a hang shows as rc=143 and the
 # rest still runs.
 program_timeout=900
@@ -35,7 +42,9 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --save) save=1; shift ;;
     --tests) only=$2; shift 2 ;;
+    --probe-only) only=none probe_only=1; shift ;;
     --fuzz) fuzz_args=$2; shift 2 ;;
+    --fuzz-debug) fuzz_profile=(); shift ;;
     --timeout) program_timeout=$2; shift 2 ;;
     -*) echo "emulate.sh: unknown option $1" >&2; exit 2 ;;
     *) archs+=("$1"); shift ;;
@@ -52,22 +61,38 @@ cache=${SPAWNMATRIX_CACHE:-}
 [ -n "$cache" ] || { [ "$(id -u)" = 0 ] && cache=/var/cache/spawnmatrix || cache=$HOME/.cache/spawnmatrix; }
 mkdir -p "$out"
 
-# What each guest is: Rust target, Debian arch, kernel flavour, emulator and machine, libc,
-# and the Debian packages unpacked into its root (ci/setup.sh downloads them).
-# aarch64 runs Rust's bundled static musl; armhf (32-bit) runs Debian 12's own glibc, dynamic.
-# Both get dash as /bin/sh, with the glibc it runs on: busybox chooses its applet by argv[0],
-# so `sh` started under another argv[0] (CommandExt::arg0) would not be a shell.
+# What each guest is: Rust target, Debian arch and release, kernel flavour, emulator, machine
+# and console, libc, and the Debian packages unpacked into its root (ci/setup.sh downloads
+# them). aarch64 runs Rust's bundled static musl; the others run Debian's own glibc, dynamic
+# (Rust ships no riscv64gc musl std, and s390x musl is tier 3): armhf (32-bit), s390x
+# (big-endian) and ppc64el (64 KiB pages) Debian 12's 2.36, riscv64 Debian 13's 2.41, since
+# riscv64 is a Debian release architecture from 13 on. All get dash as /bin/sh, with the glibc
+# it runs on: busybox chooses its applet by argv[0], so `sh` started under another argv[0]
+# (CommandExt::arg0) would not be a shell.
 configure() {
+  debian=12 console=ttyAMA0 memory=2048
   case $1 in
     aarch64)
       target=aarch64-unknown-linux-musl debarch=arm64 flavour=arm64 libc=musl
       guest_debs=(libc6 dash)
-      qemu=qemu-system-aarch64 machine=(-M virt -cpu cortex-a57) memory=2048 ;;
+      qemu=qemu-system-aarch64 machine=(-M virt -cpu cortex-a57) ;;
     armhf)
       target=armv7-unknown-linux-gnueabihf debarch=armhf flavour=armmp-lpae libc=gnu
       guest_debs=(libc6 libgcc-s1 dash)
-      qemu=qemu-system-arm machine=(-M virt -cpu cortex-a15) memory=2048 ;;
-    *) log "unknown architecture $1 (aarch64, armhf)"; return 1 ;;
+      qemu=qemu-system-arm machine=(-M virt -cpu cortex-a15) ;;
+    s390x)
+      target=s390x-unknown-linux-gnu debarch=s390x flavour=s390x libc=gnu
+      guest_debs=(libc6 libgcc-s1 dash)
+      qemu=qemu-system-s390x machine=(-M s390-ccw-virtio -cpu max) console=ttysclp0 ;;
+    ppc64el)
+      target=powerpc64le-unknown-linux-gnu debarch=ppc64el flavour=powerpc64le libc=gnu
+      guest_debs=(libc6 libgcc-s1 dash)
+      qemu=qemu-system-ppc64 machine=(-M pseries -cpu power9 -vga none) console=hvc0 ;;
+    riscv64)
+      target=riscv64gc-unknown-linux-gnu debarch=riscv64 flavour=riscv64 libc=gnu debian=13
+      guest_debs=(libc6 libgcc-s1 dash)
+      qemu=qemu-system-riscv64 machine=(-M virt -cpu rv64) console=ttyS0 ;;
+    *) log "unknown architecture $1 (aarch64, armhf, s390x, ppc64el, riscv64)"; return 1 ;;
   esac
 }
 
@@ -119,7 +144,9 @@ for arch in "${archs[@]}"; do
   start=$SECONDS
   : >"$work/build.json"
   if [ -n "$fuzz_args" ]; then
-    build build --release -p spawnmatrix --bin spawnmatrix
+    build build "${fuzz_profile[@]}" -p spawnmatrix --bin spawnmatrix
+  elif [ $probe_only = 1 ]; then
+    build build -p spawnmatrix --bin spawnmatrix
   elif [ -z "$only" ]; then
     build test --no-run
   else
@@ -129,13 +156,18 @@ for arch in "${archs[@]}"; do
 
   log "$arch: packing the initramfs"
   root=$work/root
-  mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,root,etc,suite}
-  dpkg-deb --fsys-tarfile "$debs"/busybox-static_*.deb | tar -x -C "$root" ./bin/busybox
-  for pkg in "${guest_debs[@]}"; do dpkg-deb -x "$debs/${pkg}"_*.deb "$root"; done
+  # A merged /usr, as Debian 12 installs and Debian 13's packages assume (they ship files
+  # under /usr only, and their programs' interpreter is still /lib/ld-*).
+  mkdir -p "$root"/{usr/bin,usr/sbin,usr/lib,proc,sys,dev,tmp,root,etc,suite}
+  for d in bin sbin lib; do ln -s "usr/$d" "$root/$d"; done
+  for pkg in busybox-static "${guest_debs[@]}"; do
+    dpkg-deb --fsys-tarfile "$debs/${pkg}"_*.deb | tar -x --keep-directory-symlink -C "$root" --exclude './usr/share/*'
+  done
   ln -sf dash "$root/bin/sh"
   kdeb=$(ls "$debs"/linux-image-[0-9]*.deb)
-  dpkg-deb --fsys-tarfile "$kdeb" | tar -x -C "$work" --wildcards './boot/vmlinuz-*'
-  kernel=$(ls "$work"/boot/vmlinuz-*)
+  # vmlinuz (compressed), or vmlinux where Debian ships the kernel uncompressed (ppc64el).
+  dpkg-deb --fsys-tarfile "$kdeb" | tar -x -C "$work" --wildcards './boot/vmlinu[xz]-*'
+  kernel=$(ls "$work"/boot/vmlinu[xz]-*)
   printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$root/etc/passwd"
   printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
   cp ci/emulate/init.sh "$root/init"
@@ -189,7 +221,7 @@ for arch in "${archs[@]}"; do
     # A conformance runner's hang guard (60 s natively); TCG is ~10x slower.
     echo "export SPAWNMATRIX_RUNNER_TIMEOUT=600 SPAWNMATRIX_CHILD_TIMEOUT=60"
     echo "export SPAWNMATRIX_PROVENANCE=emulated"
-    echo "export SPAWNMATRIX_IMAGE=$(shquote "$qemu ${machine[*]} + Debian 12 linux-image-$flavour")"
+    echo "export SPAWNMATRIX_IMAGE=$(shquote "$qemu ${machine[*]} + Debian $debian linux-image-$flavour")"
     echo "export SPAWNMATRIX_HOST=$(shquote "ci/emulate.sh: QEMU $qemu_version, Debian ${kpkg//_/ }")"
   } >"$root/suite/env"
   (cd "$root" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
@@ -199,7 +231,7 @@ for arch in "${archs[@]}"; do
   # -smp 2: the suite spawns from several threads. Output is the serial console only.
   timeout $((program_timeout > 900 ? program_timeout + 900 : 1800)) "$qemu" "${machine[@]}" -smp 2 -m "$memory" -nic none -nographic -no-reboot \
     -kernel "$kernel" -initrd "$work/initramfs.cpio" \
-    -append "console=ttyAMA0 panic=-1 quiet loglevel=1 rdinit=/init" \
+    -append "console=$console panic=-1 quiet loglevel=1 rdinit=/init" \
     </dev/null >"$work/console.log" 2>&1 || log "$arch: $qemu exited with $?"
   run_seconds=$((SECONDS - start))
   if python3 ci/emulate/results.py summary "$work/console.log" "$work" \

@@ -7,9 +7,9 @@
 #   msrv     the toolchain of each package's rust-version (ci/checks/55-msrv.sh)
 #   nightly  the nightly pinned in ci/nightly-toolchain, with rust-src (Cygwin, -Zbuild-std)
 #   pip      the Python tools of ci/requirements.txt, in the venv that ci/env.sh names
-#   emulation  ci/emulate.sh: QEMU, cpio, its two Rust targets, and each guest's Debian
-#            packages (kernel, busybox-static, dash + libc6; libgcc-s1 for the glibc guest), fetched
-#            with `apt-get download` into $SPAWNMATRIX_CACHE/debs/ARCH
+#   emulation  ci/emulate.sh: QEMU, cpio, its Rust targets, and each guest's Debian packages
+#            (kernel, busybox-static, dash + libc6; libgcc-s1 for the glibc guests), fetched with
+#            `apt-get download` into $SPAWNMATRIX_CACHE/debs/ARCH (riscv64: from trixie)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 groups=("$@")
@@ -65,6 +65,8 @@ fi
 # gcc-multilib links i686-unknown-linux-gnu and builds its helper (`gcc -m32`; the i686 musl
 # helper comes from the pinned zig below).
 if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils shellcheck gcc-multilib; fi
+# The fake-vfork environments of ci/checks/48-fake-vfork.sh.
+if want apt-base; then apt_install valgrind qemu-user-static; fi
 if want apt-containers; then apt_install podman runc uidmap; fi
 if want apt-browser; then apt_install chromium chromium-driver; fi
 if want pip; then
@@ -87,42 +89,88 @@ if want msrv; then
   for v in $(python3 ci/pins.py msrv-packages | awk '{print $2}' | sort -u); do toolchain_install "$v"; done
 fi
 if want emulation; then
-  apt_install qemu-system-arm cpio
-  for t in aarch64-unknown-linux-musl armv7-unknown-linux-gnueabihf; do
+  # qemu-system-misc has qemu-system-s390x and qemu-system-riscv64; qemu-system-ppc has
+  # qemu-system-ppc64.
+  apt_install qemu-system-arm qemu-system-misc qemu-system-ppc cpio
+  for t in aarch64-unknown-linux-musl armv7-unknown-linux-gnueabihf s390x-unknown-linux-gnu \
+           powerpc64le-unknown-linux-gnu riscv64gc-unknown-linux-gnu; do
     rustup target list --installed | grep -qx "$t" || { log "rustup target add $t"; rustup target add "$t" >/dev/null; }
   done
   cache=${SPAWNMATRIX_CACHE:-}
   [ -n "$cache" ] || { [ "$(id -u)" = 0 ] && cache=/var/cache/spawnmatrix || cache=$HOME/.cache/spawnmatrix; }
   # As root, apt drops to its sandbox user, which cannot write into root's cache folder.
   download() { apt-get -o APT::Sandbox::User="$(id -un)" download -qq "$@"; }
-  # debian arch, kernel metapackage, then the other packages the guest gets.
-  # dash is the guest's /bin/sh (busybox would pick its applet from a changed argv[0]); it
-  # runs on Debian's glibc, which the musl guest gets for it alone.
-  for spec in "arm64 linux-image-arm64 busybox-static dash libc6" \
-              "armhf linux-image-armmp-lpae busybox-static dash libc6 libgcc-s1"; do
-    read -r arch meta rest <<<"$spec"
+  # A private apt for one Debian suite and architecture the machine's own sources lack
+  # (riscv64 is a Debian release architecture from trixie on; bookworm has no riscv64 port):
+  # its own sources, lists, cache and an empty dpkg status under $1, so the machine's apt is
+  # not changed. The mirror is the machine's own Debian mirror, read at run time.
+  foreign_apt() { # dir suite arch apt-get-args...
+    local d=$1 suite=$2 arch=$3
+    shift 3
+    apt-get -o Dir::State="$d/state" -o Dir::State::status="$d/state/status" \
+      -o Dir::Cache="$d/cache" -o Dir::Etc::SourceList="$d/sources.list" \
+      -o Dir::Etc::SourceParts="$d/empty" -o Dir::Etc::Preferences="$d/empty/preferences" \
+      -o Dir::Etc::PreferencesParts="$d/empty" \
+      -o APT::Architecture="$arch" -o APT::Architectures::="$arch" \
+      -o APT::Sandbox::User="$(id -un)" -o Debug::NoLocking=1 -qq "$@"
+  }
+  # The first http(s) URI of the machine's apt sources that serves Debian (a path ending in
+  # /debian), from deb822 .sources files or one-line sources.list entries.
+  debian_mirror() {
+    local f
+    for f in /etc/apt/sources.list.d/*.sources; do
+      [ ! -f "$f" ] || awk '/^URIs:/ {for (i = 2; i <= NF; i++) print $i}' "$f"
+    done
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+      [ ! -f "$f" ] || awk '$1 == "deb" {for (i = 2; i <= NF; i++) if ($i ~ /^https?:/) {print $i; break}}' "$f"
+    done
+  }
+  # (awk reads to the end: a reader that stops early would fail the pipe under pipefail.)
+  mirror() { debian_mirror | awk '/^https?:\/\/[^ ]*\/debian\/?$/ && !found {print; found = 1}'; }
+  # debian arch, suite (`-`: the machine's own), kernel metapackage, then the other packages
+  # the guest gets. dash is the guest's /bin/sh (busybox would pick its applet from a changed
+  # argv[0]); it runs on Debian's glibc, which the musl guests get for it alone.
+  for spec in "arm64 - linux-image-arm64 busybox-static dash libc6" \
+              "armhf - linux-image-armmp-lpae busybox-static dash libc6 libgcc-s1" \
+              "s390x - linux-image-s390x busybox-static dash libc6 libgcc-s1" \
+              "ppc64el - linux-image-powerpc64le busybox-static dash libc6 libgcc-s1" \
+              "riscv64 trixie linux-image-riscv64 busybox-static dash libc6 libgcc-s1"; do
+    read -r arch suite meta rest <<<"$spec"
     read -r -a packages <<<"$rest"
     dir=$cache/debs/$arch
     # `complete` holds the spec it was downloaded for: a changed package list downloads again.
     [ "$(cat "$dir/complete" 2>/dev/null)" = "$spec" ] && continue
-    if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
-      log "dpkg --add-architecture $arch"
-      "${sudo[@]}" dpkg --add-architecture "$arch"
-      apt_updated=0
-    fi
-    # A foreign index can be mid-sync on the mirror: use what was fetched, and let a package
-    # that is then missing fail its download below.
-    if [ $apt_updated = 0 ]; then
-      apt_get update -qq || log "apt-get update reported errors (continuing)"
-      apt_updated=1
+    if [ "$suite" = - ]; then
+      get() { download "$@"; }
+      if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+        log "dpkg --add-architecture $arch"
+        "${sudo[@]}" dpkg --add-architecture "$arch"
+        apt_updated=0
+      fi
+      # A foreign index can be mid-sync on the mirror: use what was fetched, and let a package
+      # that is then missing fail its download below.
+      if [ $apt_updated = 0 ]; then
+        apt_get update -qq || log "apt-get update reported errors (continuing)"
+        apt_updated=1
+      fi
+    else
+      apt_dir=$cache/apt-$suite-$arch
+      get() { foreign_apt "$apt_dir" "$suite" "$arch" download "$@"; }
+      url=$(mirror)
+      [ -n "$url" ] || { log "no Debian mirror in /etc/apt/sources*: cannot fetch $suite $arch"; exit 1; }
+      mkdir -p "$apt_dir"/state/lists/partial "$apt_dir"/cache/archives/partial "$apt_dir"/empty
+      : >"$apt_dir/state/status"
+      echo "deb [arch=$arch signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $url $suite main" >"$apt_dir/sources.list"
+      log "apt-get update for Debian $suite $arch (private lists in $apt_dir)"
+      foreign_apt "$apt_dir" "$suite" "$arch" update
     fi
     rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
     (
       cd "$dir.tmp"
-      download "$meta:$arch" "${packages[@]/%/:$arch}"
+      get "$meta:$arch" "${packages[@]/%/:$arch}"
       # The metapackage depends on the versioned image package that holds the kernel.
       image=$(dpkg-deb -f "$meta"_*.deb Depends | grep -o 'linux-image-[0-9][^ ,]*' | head -n1)
-      download "$image:$arch"
+      get "$image:$arch"
     )
     printf '%s\n' "$spec" >"$dir.tmp/complete" && rm -rf "$dir" && mv "$dir.tmp" "$dir"
     log "downloaded Debian $arch packages into $dir"

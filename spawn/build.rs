@@ -4,6 +4,8 @@
 //!
 //! Each job lives in its own module under `build/`.
 
+#[path = "build/clone3.rs"]
+mod clone3;
 #[path = "build/link_probe.rs"]
 mod link_probe;
 #[path = "build/raw_sigaction.rs"]
@@ -21,4 +23,5 @@ fn main() {
     let target = target::Target::from_env();
     link_probe::probe(&target);
     raw_sigaction::decide(&target);
+    clone3::decide(&target);
 }

@@ -158,7 +158,19 @@ fn create_pidfd_gives_a_pidfd_for_the_child(strategy: Strategy) {
     let Some(r) = spawn_or_refused(&mut c, strategy) else {
         return;
     };
-    let child = r.unwrap();
+    let mut child = r.unwrap();
+    // posix_spawn takes a pidfd only with glibc 2.39's pidfd_spawn; else it has none, never
+    // one looked up by pid.
+    if strategy == Strategy::PosixSpawn
+        && spawnmatrix::spawn::sys::spawn_ext::pidfd_spawn().is_none()
+    {
+        let e = child.pidfd().expect_err("no race-free pidfd here");
+        assert_eq!(e.kind(), std::io::ErrorKind::Unsupported, "{e}");
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_no_children();
+        return;
+    }
     let pidfd = child.pidfd().expect("a pidfd");
     pidfd.kill().unwrap();
     let status = pidfd.wait().unwrap();

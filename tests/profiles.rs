@@ -18,6 +18,8 @@ mod recorded;
 mod rlimit;
 #[path = "profiles/seccomp.rs"]
 mod seccomp;
+#[path = "support/trampoline.rs"]
+mod trampoline;
 // Only `FORCEABLE` is used here.
 #[allow(dead_code)]
 #[path = "reliability/strategies.rs"]

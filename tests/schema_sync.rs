@@ -10,7 +10,9 @@ use rstest::rstest;
 use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
-use spawnmatrix::matrix::model::{Alternative, Claim, Evidence, FamilyInfo, Group, Matrix, Row};
+use spawnmatrix::matrix::model::{
+    Alternative, Boundary, Claim, Evidence, FamilyInfo, Group, Matrix, Row, State, StateKind,
+};
 use spawnmatrix::matrix::{Cell, Column};
 use spawnmatrix::report::{
     Capability, CaseResult, Fuzz, FuzzExplained, FuzzFinding, FuzzSubject, Libc, Perf, PerfEntry,
@@ -147,8 +149,27 @@ fn full_matrix() -> Matrix {
         note: some("n"),
         source: some("s"),
         since: some("2.29"),
+        began: Some(Boundary::Interval {
+            after: some("2.28"),
+            first: String::from("2.29"),
+            last: String::from("2.30"),
+        }),
+        states: vec![State {
+            state: StateKind::Needs,
+            began: Some(Boundary::AtMost {
+                release: String::from("2.29"),
+            }),
+            ends: some("before 2.37"),
+            condition: some("_GNU_SOURCE"),
+            note: some("n"),
+            source: String::from("s"),
+        }],
         doc: Some(Claim {
             from: some("2.29"),
+            began: Some(Boundary::Exact {
+                release: String::from("2.29"),
+                after: some("2.28"),
+            }),
             value: spawnmatrix::matrix::Value::Bool(false),
             source: String::from("s"),
             note: some("n"),
@@ -168,6 +189,7 @@ fn full_matrix() -> Matrix {
             title: String::from("glibc"),
             os: String::from("linux"),
             version_of: String::from("libc"),
+            releases: vec![String::from("2.29")],
         }],
         columns: vec![Column {
             key: String::from("k"),
@@ -187,6 +209,7 @@ fn full_matrix() -> Matrix {
             id: String::from("functions.posix_spawn"),
             group: String::from("functions"),
             title: some("t"),
+            uses: vec![String::from("functions.posix_spawn")],
             cells: [(String::from("k"), cell)].into_iter().collect(),
         }],
     }

@@ -16,6 +16,8 @@ use std::path::{Path, PathBuf};
 use rstest::rstest;
 use rstest_reuse::apply;
 mod support;
+#[path = "support/trampoline.rs"]
+mod trampoline;
 
 use spawnmatrix::child::ChildState;
 use spawnmatrix::spawn::os::unix::process::{CommandExt, ExitStatusExt};
@@ -784,7 +786,7 @@ fn forced_clone3_without_a_trampoline_names_the_crate() {
     let _g = serial();
     let caps = spawnmatrix::spawn::caps::detect();
     let ours = &caps["crate.clone3"];
-    let has = cfg!(any(target_arch = "x86_64", target_arch = "aarch64"));
+    let has = trampoline::CLONE3_TRAMPOLINE;
     assert_eq!(ours.available, has, "{ours:?}");
     if has {
         return;

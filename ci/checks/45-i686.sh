@@ -4,11 +4,12 @@
 # spawn suite, the sandbox/rlimit profiles and the conformance suite on glibc (gcc-multilib)
 # and on Rust's bundled musl (helper built by the pinned zig). These are the test targets
 # where word size matters: the kernel structs the crate declares (struct sigaction is 20 bytes
-# here, not 16), the signal sets, the clone paths without a clone3 trampoline. The other test
+# here, not 16), the signal sets, the clone paths without a clone3 trampoline (clone_vfork's
+# CLONE_PIDFD through glibc's 32-bit clone wrapper: spawn/tests/pidfd.rs). The other test
 # targets (matrix, CLI, reports, bench) process data the same way on every word size and run
 # on x86_64 in `cargo test`; leaving them out keeps this step's build short.
 for t in i686-unknown-linux-gnu i686-unknown-linux-musl; do
   echo "-- $t"
-  cargo test --locked --target "$t" -p spawnmatrix-spawn --lib --test parent_untouched
+  cargo test --locked --target "$t" -p spawnmatrix-spawn --lib --test parent_untouched --test pidfd --test fake_vfork
   cargo test --locked --target "$t" -p spawnmatrix --lib --test spawn --test profiles --test conformance
 done

@@ -25,6 +25,17 @@ ip link set lo up 2>/dev/null || ifconfig lo up
 . /suite/env
 echo "@@emu uname $(uname -srm)"
 echo "@@emu nproc $(nproc)"
+# The page size (the kernel's, for this process's mappings) and the byte order, as the guest
+# sees them; they go into the report's provenance.
+page=$(awk '/^KernelPageSize:/ {print $2 " " $3; exit}' /proc/self/smaps)
+case $(printf '\001\000' | od -An -tx2 | tr -d ' ') in
+  0001) order=little-endian ;;
+  0100) order=big-endian ;;
+  *) order="unknown byte order" ;;
+esac
+echo "@@emu pagesize $page"
+echo "@@emu byteorder $order"
+export SPAWNMATRIX_HOST="$SPAWNMATRIX_HOST; guest: $page pages, $order"
 # Each line of run.list: NAME<TAB>DIR<TAB>COMMAND...
 while IFS='	' read -r name dir command; do
   [ -n "$name" ] || continue

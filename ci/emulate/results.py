@@ -157,6 +157,8 @@ def summary(args):
     result = {
         "arch": args.arch,
         "uname": facts.get("uname"),
+        "page_size": facts.get("pagesize"),
+        "byte_order": facts.get("byteorder"),
         "build_seconds": args.build_seconds,
         "boot_and_run_seconds": args.run_seconds,
         "auto_strategy": report.get("auto_strategy") if report else None,
@@ -168,6 +170,7 @@ def summary(args):
     (work / "summary.json").write_text(json.dumps(result, indent=2) + "\n")
 
     print(f"== {args.arch}: {facts.get('uname', 'no uname (did the guest boot?)')}")
+    print(f"   {facts.get('pagesize', '?')} pages, {facts.get('byteorder', '?')}")
     print(f"   build {args.build_seconds} s, boot + run {args.run_seconds} s, "
           f"Auto took {result['auto_strategy']}")
     for name, rc, seconds, counts in rows:

@@ -6,7 +6,7 @@ use std::process::{ChildStderr, ChildStdin, ChildStdout};
 
 use super::error::check;
 use super::output::read2;
-use super::pidfd::{self, PidFd};
+use super::pidfd::{self, PidFd, Reaped};
 use super::plan::ParentEnds;
 use super::status::{ExitStatus, Output};
 use super::strategy::Strategy;
@@ -38,11 +38,14 @@ use super::strategy::Strategy;
 pub struct Child {
     pid: libc::pid_t,
     strategy: Strategy,
-    status: Option<ExitStatus>,
-    /// The pidfd `create_pidfd` asked for (`os::linux::process::ChildExt`).
-    pub(super) pidfd: Option<PidFd>,
-    /// A pidfd opened for [`Child::exit_fd`] when `create_pidfd` was not asked for.
-    exit_fd: Option<OwnedFd>,
+    /// The status once reaped, here or through the pidfd ([`PidFd::wait`]).
+    status: Reaped,
+    /// The pidfd taken at spawn (for `create_pidfd` or `Command::exit_fd`), or why there is
+    /// none, or one opened later for [`Child::exit_fd`].
+    pidfd: Option<io::Result<PidFd>>,
+    /// Whether `ChildExt::pidfd` hands it out (`create_pidfd` asked for it).
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+    pidfd_public: bool,
     /// The parent's end of the child's stdin, if piped.
     pub stdin: Option<ChildStdin>,
     /// The parent's end of the child's stdout, if piped.
@@ -52,18 +55,26 @@ pub struct Child {
 }
 
 impl Child {
+    /// `pidfd` is the spawn's (`None`: not asked for); `pidfd_public` says whether
+    /// `ChildExt::pidfd` may hand it out.
     pub(super) fn new(
         pid: libc::pid_t,
         strategy: Strategy,
         ends: ParentEnds,
-        pidfd: Option<OwnedFd>,
+        pidfd: Option<io::Result<OwnedFd>>,
+        pidfd_public: bool,
     ) -> Child {
+        let status = Reaped::default();
+        let pidfd = pidfd.map(|r| {
+            r.map(|fd| PidFd::for_child(fd, status.clone()))
+                .map_err(unsupported_if_missing)
+        });
         Child {
             pid,
             strategy,
-            status: None,
-            pidfd: pidfd.map(PidFd),
-            exit_fd: None,
+            status,
+            pidfd,
+            pidfd_public,
             stdin: ends.stdin.map(ChildStdin::from),
             stdout: ends.stdout.map(ChildStdout::from),
             stderr: ends.stderr.map(ChildStderr::from),
@@ -80,10 +91,16 @@ impl Child {
         self.strategy
     }
 
-    /// Sends `SIGKILL`, unless the child has already been waited for.
+    /// Sends `SIGKILL`, unless the child has already been waited for (here or through its
+    /// pidfd). With a pidfd (`create_pidfd`, [`Command::exit_fd`](crate::Command::exit_fd))
+    /// the signal goes through it (`pidfd_send_signal`), so it can never reach a process that
+    /// reused the pid; without one it is `kill(pid)`, as std does.
     pub fn kill(&mut self) -> io::Result<()> {
-        if self.status.is_some() {
+        if self.status.get().is_some() {
             return Ok(());
+        }
+        if let Some(Ok(pidfd)) = &self.pidfd {
+            return pidfd.kill();
         }
         // SAFETY: kill with a pid this Child has not reaped, so it is still ours.
         check(unsafe { libc::kill(self.pid, libc::SIGKILL) }).map(drop)
@@ -92,44 +109,68 @@ impl Child {
     /// Closes stdin (so the child sees EOF) and waits for the child to end.
     pub fn wait(&mut self) -> io::Result<ExitStatus> {
         drop(self.stdin.take());
-        if let Some(s) = self.status {
-            return Ok(s);
+        if let Some(s) = self.status.get() {
+            return Ok(*s);
         }
         let s = wait_pid(self.pid, 0)?
             .ok_or_else(|| io::Error::other("waitpid without WNOHANG returned 0"))?;
-        self.status = Some(s);
-        Ok(s)
+        Ok(*self.status.get_or_init(|| s))
     }
 
     /// The status if the child has ended, without blocking.
     pub fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
-        if let Some(s) = self.status {
-            return Ok(Some(s));
+        if let Some(s) = self.status.get() {
+            return Ok(Some(*s));
         }
-        self.status = wait_pid(self.pid, libc::WNOHANG)?;
-        Ok(self.status)
+        Ok(wait_pid(self.pid, libc::WNOHANG)?.map(|s| *self.status.get_or_init(|| s)))
     }
 
     /// An fd that polls readable once the child has exited, so an event loop (tokio's
     /// `AsyncFd`, async-io's `Async`) can wait for it without a thread; then
-    /// [`try_wait`](Self::try_wait) reaps it without blocking. It is the child's pidfd
-    /// (`create_pidfd`'s, else one opened now with `pidfd_open(2)`, Linux 5.3+); elsewhere,
-    /// or on an older kernel, this is an `Unsupported` error. Once the child has been waited
-    /// for, its pid may be reused, so this is an `InvalidInput` error then.
+    /// [`try_wait`](Self::try_wait) reaps it without blocking. It is the child's pidfd: the
+    /// one taken at spawn when the command asked with [`Command::exit_fd`](crate::Command::exit_fd)
+    /// or `create_pidfd` (race-free), else one opened now with `pidfd_open(2)` (Linux 5.3+),
+    /// which is race-free only while nothing else can reap the child (`SIGCHLD` ignored,
+    /// `SA_NOCLDWAIT` or a `waitpid(-1)` elsewhere can, and then the pid may be another
+    /// process's). Elsewhere, or on an older kernel, this is an `Unsupported` error. Once the
+    /// child has been waited for, its pid may be reused, so this is an `InvalidInput` error.
     pub fn exit_fd(&mut self) -> io::Result<BorrowedFd<'_>> {
-        if self.status.is_some() {
+        if self.status.get().is_some() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
                 "the child has already been waited for",
             ));
         }
-        if self.pidfd.is_none() && self.exit_fd.is_none() {
-            self.exit_fd = Some(pidfd::open(self.pid).map_err(unsupported_if_missing)?);
+        if self.pidfd.is_none() {
+            let fd = pidfd::open(self.pid).map_err(unsupported_if_missing)?;
+            self.pidfd = Some(Ok(PidFd::for_child(fd, self.status.clone())));
         }
-        match (&self.pidfd, &self.exit_fd) {
-            (Some(p), _) => Ok(p.0.as_fd()),
-            (None, Some(fd)) => Ok(fd.as_fd()),
-            (None, None) => Err(io::Error::other("no exit fd")),
+        match &self.pidfd {
+            Some(Ok(p)) => Ok(p.as_fd()),
+            Some(Err(e)) => Err(same_error(e)),
+            None => Err(io::Error::other("no exit fd")),
+        }
+    }
+
+    /// The pidfd `create_pidfd` asked for, or why there is none (`ChildExt::pidfd`).
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+    pub(super) fn public_pidfd(&self) -> io::Result<&PidFd> {
+        match (&self.pidfd, self.pidfd_public) {
+            (Some(Ok(p)), true) => Ok(p),
+            (Some(Err(e)), true) => Err(same_error(e)),
+            _ => Err(io::Error::other("No pidfd was created.")),
+        }
+    }
+
+    /// Takes the pidfd `create_pidfd` asked for out of the child (`ChildExt::into_pidfd`).
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+    pub(super) fn take_public_pidfd(mut self) -> Result<PidFd, Child> {
+        match (self.pidfd.take(), self.pidfd_public) {
+            (Some(Ok(p)), true) => Ok(p),
+            (other, _) => {
+                self.pidfd = other;
+                Err(self)
+            }
         }
     }
 
@@ -146,6 +187,14 @@ impl Child {
             stdout,
             stderr,
         })
+    }
+}
+
+/// A stored error, handed out again (io::Error is not Clone).
+fn same_error(e: &io::Error) -> io::Error {
+    match e.raw_os_error() {
+        Some(n) => io::Error::from_raw_os_error(n),
+        None => io::Error::new(e.kind(), e.to_string()),
     }
 }
 

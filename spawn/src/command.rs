@@ -80,6 +80,8 @@ pub struct Command {
     pub(super) pre_exec: Vec<PreExec>,
     /// Whether the child gets a pidfd (Linux `CommandExt::create_pidfd`).
     pub(super) create_pidfd: bool,
+    /// Whether [`Child::exit_fd`] is taken at spawn ([`Command::exit_fd`]).
+    pub(super) exit_fd: bool,
 }
 
 /// What unset stdio slots become.
@@ -114,6 +116,7 @@ impl Command {
             ids: Ids::default(),
             pre_exec: Vec::new(),
             create_pidfd: false,
+            exit_fd: false,
         }
     }
 
@@ -364,6 +367,27 @@ impl Command {
         self
     }
 
+    /// Whether the child's exit fd ([`Child::exit_fd`]) is taken at spawn, in the same step
+    /// that creates the child (see `create_pidfd` for how), so it refers to the child even if
+    /// something reaps it at once (`SIGCHLD` ignored). Default off: then `exit_fd` opens it
+    /// when first asked. Where it cannot be taken race-free, the spawn succeeds and `exit_fd`
+    /// is the error.
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// let mut child = Command::new("true").exit_fd(true).spawn()?;
+    /// if cfg!(target_os = "linux") {
+    ///     assert!(child.exit_fd().is_ok());
+    /// }
+    /// assert!(child.wait()?.success());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn exit_fd(&mut self, at_spawn: bool) -> &mut Command {
+        self.exit_fd = at_spawn;
+        self
+    }
+
     /// How the child is created (default [`Strategy::Auto`]). A forced strategy this process
     /// cannot use, or that cannot express the request, is an `ErrorKind::Unsupported` error.
     ///
@@ -428,13 +452,14 @@ impl Command {
         let _errno = super::error::KeepErrno::new();
         let (mut prepared, parent_ends) = Prepared::new(self, defaults)?;
         prepared.set_pre_exec(&mut self.pre_exec);
-        let (pid, used) = super::dispatch::spawn(self.strategy, &mut prepared)?;
-        // A kernel without pidfds still spawns; `pidfd()` then says there is none (std too).
-        let pidfd = prepared
-            .create_pidfd
-            .then(|| super::pidfd::open(pid).ok())
-            .flatten();
+        let (spawned, used) = super::dispatch::spawn(self.strategy, &mut prepared)?;
         drop(prepared);
-        Ok(Child::new(pid, used, parent_ends, pidfd))
+        Ok(Child::new(
+            spawned.pid,
+            used,
+            parent_ends,
+            spawned.pidfd,
+            self.create_pidfd,
+        ))
     }
 }

@@ -130,6 +130,9 @@ impl Command {
         if self.umask.is_some() {
             d.field("umask", &self.umask);
         }
+        if self.exit_fd {
+            d.field("exit_fd", &self.exit_fd);
+        }
         if let Some(Cwd::Fd(fd)) = &self.cwd {
             d.field("cwd_fd", fd);
         }

@@ -1,6 +1,7 @@
 //! Runs a prepared spawn with the requested strategy, or picks one for `Auto`.
 
 use std::io;
+use std::os::fd::OwnedFd;
 
 use super::clone_backend;
 use super::error::UnsupportedError;
@@ -9,15 +10,22 @@ use super::plan::Prepared;
 use super::posix;
 use super::strategy::Strategy;
 
-/// Spawns; returns the child's pid and the strategy that made it.
-pub(super) fn spawn(requested: Strategy, p: &mut Prepared) -> io::Result<(libc::pid_t, Strategy)> {
+/// A created child: its pid, and, when one was asked for, its pidfd taken with no window in
+/// which the pid could be reused, or why there is none.
+pub(super) struct Spawned {
+    pub pid: libc::pid_t,
+    pub pidfd: Option<io::Result<OwnedFd>>,
+}
+
+/// Spawns; returns the child and the strategy that made it.
+pub(super) fn spawn(requested: Strategy, p: &mut Prepared) -> io::Result<(Spawned, Strategy)> {
     if let Some(what) = p.needs_fork() {
         return match requested {
             Strategy::Auto | Strategy::Fork => Ok((fork::spawn(p)?, Strategy::Fork)),
             _ => Err(unsupported(requested, what)),
         };
     }
-    let pid = match requested {
+    let spawned = match requested {
         Strategy::Auto => return auto(p),
         Strategy::PosixSpawn => {
             if !posix::works() {
@@ -30,13 +38,8 @@ pub(super) fn spawn(requested: Strategy, p: &mut Prepared) -> io::Result<(libc::
                 return Err(unsupported(requested, why));
             }
             match clone_backend::clone3(p)? {
-                Some(pid) => pid,
-                None => {
-                    return Err(unsupported(
-                        requested,
-                        "run: the kernel refuses clone3 here",
-                    ))
-                }
+                Some(spawned) => spawned,
+                None => return Err(unsupported(requested, REFUSED_CLONE3)),
             }
         }
         Strategy::CloneVfork => {
@@ -44,22 +47,22 @@ pub(super) fn spawn(requested: Strategy, p: &mut Prepared) -> io::Result<(libc::
                 return Err(unsupported(requested, why));
             }
             match clone_backend::clone_vfork(p)? {
-                Some(pid) => pid,
-                None => {
-                    return Err(unsupported(
-                        requested,
-                        "run: the kernel refuses CLONE_VM here",
-                    ))
-                }
+                Some(spawned) => spawned,
+                None => return Err(unsupported(requested, REFUSED_CLONE_VM)),
             }
         }
         Strategy::Vfork => return Err(unsupported(requested, "be used soundly from Rust")),
         Strategy::Fork => fork::spawn(p)?,
     };
-    Ok((pid, requested))
+    Ok((spawned, requested))
 }
 
-const REFUSED_POSIX_SPAWN: &str = "run: the libc's posix_spawn cannot create a process here";
+const REFUSED_POSIX_SPAWN: &str =
+    "run: the libc's posix_spawn cannot create a process or report its exec error here";
+const REFUSED_CLONE3: &str =
+    "run: the kernel refuses clone3 here, or runs it without sharing memory (valgrind, qemu-user)";
+const REFUSED_CLONE_VM: &str =
+    "run: the kernel refuses CLONE_VM here, or runs it without sharing memory (valgrind, qemu-user)";
 
 /// Which strategies may be tried, as far as is known without creating a process.
 #[derive(Clone, Copy, Debug)]
@@ -84,24 +87,26 @@ fn auto_order(g: Gates) -> impl Iterator<Item = Strategy> {
 }
 
 /// On Linux: clone3 unless refused, else clone_vfork, else posix_spawn, else fork. Elsewhere:
-/// posix_spawn if it can express the request, else fork.
-fn auto(p: &mut Prepared) -> io::Result<(libc::pid_t, Strategy)> {
+/// posix_spawn if it can express the request, else fork. A pidfd request skips a `posix_spawn` that cannot take the pidfd atomically (no
+/// `pidfd_spawn`): `fork` can.
+fn auto(p: &mut Prepared) -> io::Result<(Spawned, Strategy)> {
     let gates = Gates {
         clone3: clone_backend::clone3_forbidden().is_none()
             && clone_backend::clone3_maybe_supported(),
         clone_vfork: clone_backend::clone_vfork_forbidden().is_none(),
-        posix_spawn: posix::cannot_express(p).is_none(),
+        posix_spawn: posix::cannot_express(p).is_none()
+            && (!p.want_pidfd || posix::takes_pidfd_atomically()),
     };
     for s in auto_order(gates) {
-        let pid = match s {
+        let spawned = match s {
             Strategy::Clone3 => clone_backend::clone3(p)?,
             Strategy::CloneVfork => clone_backend::clone_vfork(p)?,
             Strategy::PosixSpawn if posix::works() => Some(posix::spawn(p)?),
             Strategy::PosixSpawn => None,
             _ => Some(fork::spawn(p)?),
         };
-        if let Some(pid) = pid {
-            return Ok((pid, s));
+        if let Some(spawned) = spawned {
+            return Ok((spawned, s));
         }
     }
     unreachable!("fork is always in auto_order and never yields None")

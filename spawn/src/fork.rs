@@ -7,17 +7,25 @@ use std::os::fd::{AsRawFd, OwnedFd};
 
 use super::child::{abandon, reap_failed};
 use super::child_calls;
+use super::clone_backend::pidfd_channel::{self, Report};
+use super::dispatch::Spawned;
 use super::error::last;
 use super::exec_child;
 use super::fdplan::copy_above;
 use super::ids::ChildIds;
 use super::os::pipe_cloexec;
+use super::pidfd;
 use super::plan::Prepared;
 use super::sigs::BlockAll;
 
-/// Spawns with `fork`.
-pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
-    let (read_end, write_end) = pipe_cloexec()?;
+/// Spawns with `fork`. A pidfd request is carried out on Linux by the child itself
+/// ([`pidfd_channel`]): the report pipe becomes a socket that carries the child's pidfd first.
+pub(super) fn spawn(p: &mut Prepared) -> io::Result<Spawned> {
+    let with_pidfd = p.want_pidfd && cfg!(target_os = "linux");
+    let (read_end, write_end) = match with_pidfd {
+        true => pidfd_channel::channel()?,
+        false => pipe_cloexec()?,
+    };
     let write_end = away_from_targets(write_end, p)?;
     if let Some(close) = &mut p.close {
         close.keep_also(write_end.as_raw_fd());
@@ -30,6 +38,9 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
     if pid == 0 {
         // SAFETY: in the child, with the view prepared above.
         unsafe {
+            if with_pidfd {
+                pidfd_channel::send_own(write_end.as_raw_fd());
+            }
             let e = exec_child::run::<ChildIds>(&view);
             child_calls::write(
                 write_end.as_raw_fd(),
@@ -45,8 +56,19 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
         return Err(e);
     }
     drop(write_end);
+    let pidfd = match with_pidfd {
+        true => match pidfd_channel::receive(&read_end) {
+            Ok(Report::Pidfd(r)) => Some(r),
+            Ok(Report::Errno(errno)) => return Err(reap_failed(pid, errno)),
+            Ok(Report::Nothing) => Some(Err(io::Error::other(
+                "the forked child did not send its pidfd",
+            ))),
+            Err(e) => return Err(abandon(pid, e)),
+        },
+        false => p.want_pidfd.then(|| Err(pidfd::unsupported())),
+    };
     match (read_errno(read_end), restored) {
-        (Ok(None), Ok(())) => Ok(pid),
+        (Ok(None), Ok(())) => Ok(Spawned { pid, pidfd }),
         (Ok(Some(errno)), _) => Err(reap_failed(pid, errno)),
         (Err(e), _) | (Ok(None), Err(e)) => Err(abandon(pid, e)),
     }

@@ -53,17 +53,17 @@ impl Learned {
         self.0.load(Ordering::Relaxed) != NO
     }
 
-    /// A creating call's result as the spawn's: the pid (the strategy works), `None` when
+    /// A creating call's result as the spawn's: the child (the strategy works), `None` when
     /// `verdict` says the errno refuses the strategy (remembered), else the errno as the error.
-    pub(super) fn outcome(
+    pub(super) fn outcome<T>(
         &self,
-        r: Result<libc::pid_t, libc::c_int>,
+        r: Result<T, libc::c_int>,
         verdict: fn(libc::c_int) -> Verdict,
-    ) -> std::io::Result<Option<libc::pid_t>> {
+    ) -> std::io::Result<Option<T>> {
         match r {
-            Ok(pid) => {
+            Ok(spawned) => {
                 self.record(Verdict::Works);
-                Ok(Some(pid))
+                Ok(Some(spawned))
             }
             Err(errno) if verdict(errno) == Verdict::Refused => {
                 self.record(Verdict::Refused);

@@ -32,16 +32,26 @@
 //! Extensions over `std::process`:
 //! [`Command::current_dir_fd`], [`Command::fd`], [`Command::setsid`],
 //! [`Command::signal_mask`], [`Command::reset_signals`], [`Command::close_fds`] (close every
-//! fd the parent did not hand over) and [`Command::strategy`]; [`Child::strategy`] says
-//! which strategy ran, [`Child::exit_fd`] gives an fd that polls readable when the child
-//! exits (for event loops).
+//! fd the parent did not hand over), [`Command::exit_fd`] and [`Command::strategy`];
+//! [`Child::strategy`] says which strategy ran, [`Child::exit_fd`] gives an fd that polls
+//! readable when the child exits (for event loops).
 //!
 //! # Semantics (the same for every [`Strategy`] on every platform)
 //!
 //! - **Errors are returned, not exit codes.** A failed `setsid`, `setpgid`, `setrlimit`, `chdir`, `fchdir`,
 //!   `dup2` or `execve` in the child is an `Err(io::Error)` whose `raw_os_error()` is the
 //!   child's errno; the failed child has already been reaped (no zombie). A process that
-//!   started is never reported as "exited 127" in place of an error.
+//!   started is never reported as "exited 127" in place of an error. That holds where
+//!   `CLONE_VM|CLONE_VFORK` is quietly run as a plain fork (valgrind, qemu-user), which would
+//!   lose an error written to shared memory: the clone strategies' probe (one child, before
+//!   their first spawn) has the child write a sentinel the parent must see, and without it
+//!   they are refused, as is a `posix_spawn` whose spawn of a missing path returns 0; `Auto`
+//!   then takes the next strategy (under valgrind with glibc: `fork`; under qemu-user with
+//!   musl, whose `posix_spawn` reports through a pipe: `posix_spawn`) and a forced one is
+//!   `Unsupported` (`spawn/tests/fake_vfork.rs`, run under both tools by
+//!   `ci/checks/48-fake-vfork.sh`; the `sandbox.valgrind` and `sandbox.qemu-user` matrix
+//!   rows). A process whose environment changes after the probe is not covered: a spawn that
+//!   then finds the sentinel missing kills its child and returns an error.
 //! - **Bad input fails before anything is spawned:** a NUL byte in the program, an argument,
 //!   an environment key or value, or the working directory is `ErrorKind::InvalidInput` naming
 //!   which; an empty program is `ENOENT`; a signal number the platform does not know (in
@@ -78,6 +88,19 @@
 //!   directory, umask, calling thread's signal mask, signal dispositions, fd table (numbers,
 //!   flags, files), the calling thread's `errno` and its children (none left behind) are as
 //!   they were (`spawn/tests/parent_untouched.rs` compares each, strategy by scenario).
+//! - **Pidfds cannot race** (Linux). The pidfd of `create_pidfd` and the exit fd of
+//!   [`Command::exit_fd`] are taken in the step that creates the child (`CLONE_PIDFD` for
+//!   clone3 and clone, `pidfd_spawn` for posix_spawn, the forked child's own `pidfd_open`
+//!   sent over a socket), so they refer to the child even when it is reaped at once
+//!   (`SIGCHLD` ignored, `SA_NOCLDWAIT`, a `waitpid(-1)` elsewhere) and its pid reused.
+//!   Where that cannot be done (a forced `PosixSpawn` without glibc 2.39's `pidfd_spawn`,
+//!   Linux before 5.2) the spawn succeeds and the pidfd is the error; `Auto` does not pick
+//!   such a `posix_spawn` for a pidfd request. [`Child::kill`] signals through the pidfd
+//!   when there is one, and a child reaped through [`os::linux::process::PidFd::wait`] is
+//!   known to its `Child` (`kill` does nothing, `wait` returns the status), so no signal or
+//!   wait reaches a reused pid (`spawn/tests/pidfd.rs`, with a decoy process on the freed
+//!   pid). One window remains: a [`Child::exit_fd`] not asked for at spawn is opened by pid
+//!   when first called, after something else may have reaped the child.
 //! - **Environment.** When it is unchanged, the child gets a copy of the process environment
 //!   taken at spawn time under std's environment lock, so `std::env::set_var` in another thread
 //!   is safe, as with `std`. A `setenv` from C code in another thread is a data race (as with
@@ -118,8 +141,9 @@
 //!   `environ` itself: this crate never reads `environ` while another thread may change it.
 //! - `{:#?}` of a `Command` adds this crate's settings after std's fields (each only when
 //!   set), and prints `Stdio` fds as std's internal types print them.
-//! - [`os::linux::process::PidFd::wait`] reaps the child; the `Child` cannot wait for it
-//!   afterwards (`ECHILD`), where std's `Child` asks the pidfd (Linux 6.15+).
+//! - A forced `PosixSpawn` with `create_pidfd` on a libc without `pidfd_spawn` gives no
+//!   pidfd (std falls back to fork there); a failed pidfd is the spawn's error, not
+//!   std's generic "No pidfd was created."
 //!
 //! # Strategies
 //!

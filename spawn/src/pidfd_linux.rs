@@ -1,13 +1,44 @@
-//! A pidfd for a child (Linux 5.3+): `pidfd_open(2)` on the pid right after the spawn. The
-//! child is ours and not yet reaped, so its pid cannot have been reused: the pidfd refers to
-//! it, whichever strategy made it. The fd is close-on-exec (pidfds always are).
+//! The child's pidfd. A spawn that asks for one takes it atomically, in the call that creates
+//! the child (`CLONE_PIDFD` on clone3 and clone, `pidfd_spawn` for posix_spawn, the child's own
+//! `pidfd_open(getpid())` sent over a socket for fork), so it cannot refer to another process
+//! even if the child is reaped at once (`SIGCHLD` ignored, `SA_NOCLDWAIT`, a `waitpid(-1)`
+//! elsewhere). Only [`open`] (for a `Child::exit_fd` not asked for at spawn) looks the pid up
+//! afterwards. Pidfds are always close-on-exec.
 
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, IntoRawFd, OwnedFd, RawFd};
+use std::sync::{Arc, OnceLock};
 
 use super::status::ExitStatus;
 
-/// A pidfd for `pid`, which must be an unreaped child of this process.
+/// Where a child's status goes once it is reaped, by its `Child` or through its `PidFd`.
+pub(super) type Reaped = Arc<OnceLock<ExitStatus>>;
+
+/// The error for a pidfd that cannot be taken atomically here.
+pub(super) fn unsupported() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::Unsupported,
+        "no race-free pidfd with this strategy here (posix_spawn needs glibc 2.39's pidfd_spawn)",
+    )
+}
+
+/// The pid a pidfd refers to (its `/proc/self/fdinfo` `Pid:` line); an error once the process
+/// has been reaped (`Pid: -1`).
+pub(super) fn pid_of(fd: &OwnedFd) -> io::Result<libc::pid_t> {
+    let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{}", fd.as_raw_fd()))?;
+    let pid = info
+        .lines()
+        .find_map(|l| l.strip_prefix("Pid:"))
+        .and_then(|v| v.trim().parse::<libc::pid_t>().ok())
+        .ok_or_else(|| io::Error::other("no Pid: line in the pidfd's fdinfo"))?;
+    match pid {
+        p if p > 0 => Ok(p),
+        _ => Err(io::Error::from_raw_os_error(libc::ESRCH)),
+    }
+}
+
+/// A pidfd for `pid` looked up now. Race-free only while nothing can reap the child
+/// unasked: with `SIGCHLD` ignored the pid may already be another process's.
 pub(super) fn open(pid: libc::pid_t) -> io::Result<OwnedFd> {
     // SAFETY: pidfd_open takes a pid and flags and returns a new fd or -1.
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid, 0 as libc::c_uint) };
@@ -22,10 +53,22 @@ pub(super) fn open(pid: libc::pid_t) -> io::Result<OwnedFd> {
 /// A process fd: refers to one process for as long as it is open, so a signal sent through it
 /// can never reach a process that reused the pid. Polls readable once the process has
 /// exited. Mirrors `std::os::linux::process::PidFd`.
+///
+/// [`wait`](Self::wait) and [`try_wait`](Self::try_wait) reap the process; the `Child` it
+/// came from then knows its status (its `wait` returns it, its `kill` does nothing), so it
+/// never signals or waits for a pid that may have been reused.
 #[derive(Debug)]
-pub struct PidFd(pub(super) OwnedFd);
+pub struct PidFd {
+    fd: OwnedFd,
+    reaped: Reaped,
+}
 
 impl PidFd {
+    /// The pidfd of a child whose status, once reaped, goes to `reaped`.
+    pub(super) fn for_child(fd: OwnedFd, reaped: Reaped) -> PidFd {
+        PidFd { fd, reaped }
+    }
+
     /// Sends `SIGKILL` (`pidfd_send_signal`).
     pub fn kill(&self) -> io::Result<()> {
         self.send_signal(libc::SIGKILL)
@@ -37,7 +80,7 @@ impl PidFd {
         let rc = unsafe {
             libc::syscall(
                 libc::SYS_pidfd_send_signal,
-                self.0.as_raw_fd(),
+                self.fd.as_raw_fd(),
                 signal,
                 std::ptr::null::<libc::siginfo_t>(),
                 0 as libc::c_uint,
@@ -51,7 +94,7 @@ impl PidFd {
     }
 
     /// Waits for the process to exit and reaps it (`waitid(P_PIDFD)`, Linux 5.4+). The
-    /// `Child` it came from cannot wait for it afterwards (`ECHILD`).
+    /// `Child` it came from learns the status (and this returns it again once known).
     pub fn wait(&self) -> io::Result<ExitStatus> {
         self.waitid(libc::WEXITED)?
             .ok_or_else(|| io::Error::other("waitid without WNOHANG found no status"))
@@ -63,8 +106,20 @@ impl PidFd {
     }
 
     fn waitid(&self, options: libc::c_int) -> io::Result<Option<ExitStatus>> {
+        if let Some(s) = self.reaped.get() {
+            return Ok(Some(*s));
+        }
+        let status = self.waitid_raw(options)?;
+        if let Some(s) = status {
+            // A concurrent reap through the `Child` found the same status.
+            let _ = self.reaped.set(s);
+        }
+        Ok(status)
+    }
+
+    fn waitid_raw(&self, options: libc::c_int) -> io::Result<Option<ExitStatus>> {
         let id =
-            libc::id_t::try_from(self.0.as_raw_fd()).map_err(|_| io::Error::other("bad fd"))?;
+            libc::id_t::try_from(self.fd.as_raw_fd()).map_err(|_| io::Error::other("bad fd"))?;
         loop {
             // SAFETY: an all-zero siginfo is valid; waitid fills it.
             let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
@@ -98,36 +153,36 @@ fn status_of(info: &libc::siginfo_t) -> ExitStatus {
 
 impl AsRawFd for PidFd {
     fn as_raw_fd(&self) -> RawFd {
-        self.0.as_raw_fd()
+        self.fd.as_raw_fd()
     }
 }
 
 impl AsFd for PidFd {
     fn as_fd(&self) -> BorrowedFd<'_> {
-        self.0.as_fd()
+        self.fd.as_fd()
     }
 }
 
 impl FromRawFd for PidFd {
     unsafe fn from_raw_fd(fd: RawFd) -> Self {
-        PidFd(OwnedFd::from_raw_fd(fd))
+        PidFd::from(OwnedFd::from_raw_fd(fd))
     }
 }
 
 impl IntoRawFd for PidFd {
     fn into_raw_fd(self) -> RawFd {
-        self.0.into_raw_fd()
+        self.fd.into_raw_fd()
     }
 }
 
 impl From<OwnedFd> for PidFd {
     fn from(fd: OwnedFd) -> Self {
-        PidFd(fd)
+        PidFd::for_child(fd, Reaped::default())
     }
 }
 
 impl From<PidFd> for OwnedFd {
     fn from(p: PidFd) -> Self {
-        p.0
+        p.fd
     }
 }

@@ -2,16 +2,47 @@
 
 use std::io;
 use std::os::fd::OwnedFd;
+use std::sync::{Arc, OnceLock};
+
+use super::status::ExitStatus;
+
+/// Where a child's status goes once reaped (only its `Child` reaps here).
+pub(super) type Reaped = Arc<OnceLock<ExitStatus>>;
+
+/// Always: pidfds are Linux-only.
+pub(super) fn unsupported() -> io::Error {
+    io::Error::new(io::ErrorKind::Unsupported, "pidfds are Linux-only")
+}
 
 /// Always `Unsupported`: pidfds are Linux-only.
 pub(super) fn open(_pid: libc::pid_t) -> io::Result<OwnedFd> {
-    Err(io::Error::new(
-        io::ErrorKind::Unsupported,
-        "pidfds are Linux-only",
-    ))
+    Err(unsupported())
 }
 
 /// Never made here: pidfds are Linux-only.
 #[derive(Debug)]
 #[allow(dead_code)]
-pub struct PidFd(pub(super) OwnedFd);
+pub struct PidFd(OwnedFd);
+
+impl PidFd {
+    /// Never called here (no spawn gives a pidfd).
+    pub(super) fn for_child(fd: OwnedFd, _: Reaped) -> PidFd {
+        PidFd(fd)
+    }
+
+    /// Never called here (no spawn gives a pidfd).
+    pub(super) fn kill(&self) -> io::Result<()> {
+        Err(unsupported())
+    }
+}
+
+impl std::os::fd::AsFd for PidFd {
+    fn as_fd(&self) -> std::os::fd::BorrowedFd<'_> {
+        self.0.as_fd()
+    }
+}
+
+/// Never called here (no `pidfd_spawn`).
+pub(super) fn pid_of(_: &OwnedFd) -> io::Result<libc::pid_t> {
+    Err(unsupported())
+}

@@ -55,8 +55,8 @@ pub(super) struct Prepared {
     /// The command's `pre_exec` closures (only a forked child may run them).
     pre_exec: *mut PreExec,
     pub pre_exec_len: usize,
-    /// Whether the caller asked for a pidfd.
-    pub create_pidfd: bool,
+    /// Whether the spawn takes the child's pidfd (`create_pidfd` or `Command::exit_fd`).
+    pub want_pidfd: bool,
 }
 
 impl Prepared {
@@ -121,7 +121,7 @@ impl Prepared {
                 ids: cmd.ids.clone(),
                 pre_exec: std::ptr::null_mut(),
                 pre_exec_len: 0,
-                create_pidfd: cmd.create_pidfd,
+                want_pidfd: cmd.create_pidfd || cmd.exit_fd,
             },
             fd_setup.parent,
         ))

@@ -47,6 +47,17 @@ pub struct Built {
 pub fn build(targets: &Path) -> Result<Built, Box<dyn std::error::Error>> {
     let matrix = super::stored::matrix(targets)?;
     let summary = spawnmatrix::matrix::summary::build(&matrix);
+    // A summary that contradicts itself is not published (issue 20, item 5).
+    let problems = spawnmatrix::matrix::consistency::check(&summary);
+    if !problems.is_empty() {
+        let list: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
+        return Err(format!(
+            "the summary contradicts itself ({} problems; fix targets/*/platform.yaml):\n{}",
+            problems.len(),
+            list.join("\n")
+        )
+        .into());
+    }
     let mut caps = spawnmatrix::caps_header::build(&summary, &matrix)?;
     let view = view::of_targets(&caps, &matrix, targets)?;
     caps.baselines = view

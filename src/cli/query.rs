@@ -12,6 +12,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use spawnmatrix::matrix::model::Boundary;
 use spawnmatrix::matrix::render::summary::{answer_for, letters};
 use spawnmatrix::matrix::summary::{Answer, Summary, SummaryRow};
 use spawnmatrix::matrix::{load, query, summary};
@@ -48,11 +49,13 @@ pub struct Args {
     matrix: Option<PathBuf>,
 }
 
-/// The release just before the boundary, with its value: what makes "since" exact.
+/// The newest release with another value than the current one: what bounds "since" from
+/// below.
 fn before(a: &Answer) -> Option<String> {
-    let since = a.since.as_deref()?;
-    let i = a.history.iter().position(|s| s.release == since)?;
-    let prev = a.history[..i].last()?;
+    a.boundary.as_ref()?;
+    let current = &a.history.last()?.value;
+    let i = a.history.iter().rposition(|s| s.value != *current)?;
+    let prev = &a.history[i];
     Some(format!(
         "{} {} ({})",
         prev.release,
@@ -90,13 +93,60 @@ fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out:
             let _ = write!(line, "  (before: {b})");
         }
         let _ = writeln!(out, "{}", line.trim_end());
+        let pad = " ".repeat(width + 4);
+        // An exact boundary says all in its number; the others say what bounds them.
+        if let Some(b) = a
+            .boundary
+            .as_ref()
+            .filter(|b| !matches!(b, Boundary::Exact { .. }))
+        {
+            let _ = writeln!(out, "{pad}boundary: {}", boundary_words(b));
+        }
+        for state in &a.states {
+            let note = state
+                .note
+                .as_deref()
+                .map(|n| format!(": {n}"))
+                .unwrap_or_default();
+            let _ = writeln!(out, "{pad}{}{note}", state.short());
+            let _ = writeln!(out, "{pad}  source: {}", state.source);
+        }
         if history {
+            for source in &a.sources {
+                let _ = writeln!(out, "{pad}source: {source}");
+            }
             let steps: Vec<String> = a
                 .history
                 .iter()
                 .map(|h| format!("{} {} {}", h.release, h.value, letters(&h.evidence)))
                 .collect();
             let _ = writeln!(out, "  {:width$}    {}", "", steps.join(", "));
+        }
+    }
+}
+
+/// Which kind of boundary, in words.
+fn boundary_words(b: &Boundary) -> String {
+    match b {
+        Boundary::Exact {
+            release,
+            after: None,
+        } => format!("exact, {release} (documented as the first)"),
+        Boundary::Exact {
+            release,
+            after: Some(a),
+        } => {
+            format!("exact, {release} ({a} is known to differ)")
+        }
+        Boundary::Interval { after, first, last } => {
+            let after = after
+                .as_deref()
+                .map(|a| format!("{a} is known to differ, "))
+                .unwrap_or_default();
+            format!("interval, first release in {first}–{last} ({after}{last} is known to have it)")
+        }
+        Boundary::AtMost { release } => {
+            format!("at most {release} ({release} is known to have it; earlier releases unknown)")
         }
     }
 }

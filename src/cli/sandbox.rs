@@ -13,7 +13,7 @@ use super::CliResult;
 
 #[derive(clap::Args)]
 pub struct Args {
-    /// clone3-enosys, clone3-eperm, no-clone-vm (seccomp filters) or nproc-reached (RLIMIT_NPROC at 1, as `nobody` when root).
+    /// clone3-enosys, clone3-eperm, no-clone-vm (seccomp filters), nproc-reached (RLIMIT_NPROC at 1, as `nobody` when root), or valgrind, qemu-user (environments: --observe only, run under the tool).
     profile: Profile,
     /// Print what the shared spawn does under the profile (the strategy `Auto` takes, what
     /// each forced strategy answers) as JSON, instead of running a command.

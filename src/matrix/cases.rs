@@ -5,10 +5,37 @@ use std::collections::BTreeMap;
 
 use crate::conformance::LoadedCase;
 
+/// The function rows a case calls: its spawn function and the file actions beyond the
+/// original three (open, close and dup2 come with `posix_spawn`). Read from the case as its
+/// file spells it (`spawn: posix_spawnp`, `op: chdir`, `api: posix`), as `area` is.
+fn uses(case: &LoadedCase) -> Vec<String> {
+    let v = serde_json::to_value(&case.case).unwrap_or_default();
+    let spawn = v["spawn"].as_str().unwrap_or("posix_spawn");
+    let mut out = vec![format!("functions.{spawn}")];
+    for action in v["actions"].as_array().into_iter().flatten() {
+        let np = action["api"].as_str() != Some("posix");
+        let name = match (action["op"].as_str(), np) {
+            (Some("chdir"), true) => "posix_spawn_file_actions_addchdir_np",
+            (Some("chdir"), false) => "posix_spawn_file_actions_addchdir",
+            (Some("fchdir"), true) => "posix_spawn_file_actions_addfchdir_np",
+            (Some("fchdir"), false) => "posix_spawn_file_actions_addfchdir",
+            (Some("closefrom"), _) => "posix_spawn_file_actions_addclosefrom_np",
+            _ => continue,
+        };
+        let row = format!("functions.{name}");
+        if !out.contains(&row) {
+            out.push(row);
+        }
+    }
+    out
+}
+
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct CaseIndex {
     /// Case id -> (area, title).
     cases: BTreeMap<String, (String, String)>,
+    /// Case id -> the feature rows it relies on.
+    uses: BTreeMap<String, Vec<String>>,
     /// Areas in catalogue order.
     areas: Vec<String>,
 }
@@ -31,6 +58,7 @@ impl CaseIndex {
             index
                 .cases
                 .insert(c.case.id.clone(), (area, c.case.title.clone()));
+            index.uses.insert(c.case.id.clone(), uses(c));
         }
         index
     }
@@ -47,6 +75,11 @@ impl CaseIndex {
             Some((area, _)) => area,
             None => case_id.split('-').next().unwrap_or(case_id),
         }
+    }
+
+    /// The feature rows a case relies on (empty for a case the index does not know).
+    pub fn uses(&self, case_id: &str) -> &[String] {
+        self.uses.get(case_id).map_or(&[], Vec::as_slice)
     }
 
     pub fn title(&self, case_id: &str) -> Option<&str> {

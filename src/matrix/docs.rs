@@ -18,15 +18,33 @@
 //!   XNU-H:
 //!     cite: apple-oss-distributions/xnu@<40 hex>:libsyscall/wrappers/spawn/spawn.h:120
 //!     note: availability macros        # optional; `cite` may be a list
+//! releases: ["10.14", "10.15", "15", "26"]   # optional: the real releases, oldest first
 //! claims:
 //!   - row: functions.posix_spawn_file_actions_addchdir_np
-//!     since: "10.15"       # true from 10.15 on, false before (the source dates its addition)
-//!     source: XNU-H
+//!     since: "10.15"       # documented as the first release (exact); true from 10.15 on,
+//!     source: XNU-H        # and, on a functions/flags row with value true, false before
 //!   - row: functions.posix_spawn_file_actions_addclosefrom_np
-//!     value: false         # default true; a bool or an outcome string
-//!     through: "15"        # range: from / through inclusive, before exclusive; all optional
+//!     value: false         # default true; a bool, `ignored` (flags) or an outcome string
+//!     through: "15"        # range: since|from, and through (inclusive) | before (exclusive)
+//!     source: XNU-H
+//!   - row: functions.posix_spawn_file_actions_addchdir_np
+//!     state: deprecated    # a state claim: deprecated | known-bug | needs; no value
+//!     since: "26"
+//!     source: XNU-H
+//!     note: in favour of posix_spawn_file_actions_addchdir   # required for known-bug
+//!   - row: flags.POSIX_SPAWN_SETSID
+//!     state: needs
+//!     condition: _GNU_SOURCE                                  # required for needs
 //!     source: XNU-H
 //! ```
+//!
+//! Claims are histories: all claims on one row are read together ([`History`]). `since: X`
+//! says a source documents X as the first release with the value; `from: X` only says the
+//! claim covers X on, so where the value began is derived: exact when an earlier claim with
+//! another value ends `before: X` (or `through:` the release right before X), an interval
+//! `succ(P)–X` when it ends `through: P` further back, else at most X (`≤X`). The version a
+//! source was read at is never a "since". State claims annotate whatever value holds over
+//! their range; they may overlap. "Accepted but ignored" is the value `ignored`.
 //!
 //! Every source must be machine-checkable ([`Citation`]): a claim without one does not load.
 //! Values must fit their row: a bool for `functions.*`, a bool or [`IGNORED`] for `flags.*`,
@@ -39,7 +57,8 @@ use serde::Deserialize;
 
 use super::citation::Citation;
 use super::error::MatrixError;
-use super::model::{Claim, Value, IGNORED};
+use super::history::{History, Period, Span, StatePeriod, Upper};
+use super::model::{Claim, State, StateKind, Value, IGNORED};
 use super::version::{Release, Version};
 use crate::report::{Libc, Platform, Provenance};
 
@@ -87,6 +106,13 @@ pub struct ClaimSpec {
     pub source: String,
     #[serde(default)]
     pub note: Option<String>,
+    /// A state claim instead of a value claim: it annotates whatever value holds over its
+    /// range.
+    #[serde(default)]
+    pub state: Option<StateKind>,
+    /// For `state: needs`: the build-time condition.
+    #[serde(default)]
+    pub condition: Option<String>,
 }
 
 /// One citation or several.
@@ -129,6 +155,11 @@ pub struct PlatformFile {
     pub libc: String,
     #[serde(default)]
     pub doc_columns: Vec<String>,
+    /// The family's real release numbers, oldest first (optional): "the release after P" is
+    /// the next of them, so macOS 15 → 26 is adjacent. Without it, the next number at P's
+    /// precision.
+    #[serde(default)]
+    pub releases: Vec<String>,
     /// `YYYY-MM-DD`: when the claims were last checked against their sources.
     pub checked: String,
     pub sources: BTreeMap<String, Source>,
@@ -136,67 +167,22 @@ pub struct PlatformFile {
     pub claims: Vec<ClaimSpec>,
 }
 
-/// The top of a release range.
-#[derive(Debug, Clone, PartialEq)]
-enum Upper {
-    Before(Version),
-    Through(Version),
-}
-
-impl Upper {
-    fn admits(&self, v: &Version) -> bool {
-        match self {
-            Upper::Before(b) => v < b,
-            Upper::Through(t) => v <= t,
-        }
-    }
-}
-
-/// One checked claim: a value over a release range.
-#[derive(Debug, Clone, PartialEq)]
-struct Range {
-    row: String,
-    value: Value,
-    from: Option<Version>,
-    /// `from` as written, for the summary's "since" boundary.
-    from_text: Option<String>,
-    upper: Option<Upper>,
-    source: String,
-    note: Option<String>,
-}
-
-impl Range {
-    /// Whether the claim holds for the release: for `>=v`, for every release from `v` on.
-    fn covers(&self, release: &Release) -> bool {
-        match release {
-            Release::Exact(v) => self.contains(v),
-            Release::AtLeast(v) => {
-                self.from.as_ref().is_none_or(|f| f <= v) && self.upper.is_none()
-            }
-        }
-    }
-
-    fn contains(&self, v: &Version) -> bool {
-        self.from.as_ref().is_none_or(|f| f <= v) && self.upper.as_ref().is_none_or(|u| u.admits(v))
-    }
-
-    fn overlaps(&self, other: &Range) -> bool {
-        let starts_before_end = |a: &Range, b: &Range| match (&a.from, &b.upper) {
-            (Some(f), Some(u)) => u.admits(f),
-            _ => true,
-        };
-        starts_before_end(self, other) && starts_before_end(other, self)
-    }
-}
-
 /// One family's checked claims.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Family {
     pub file: PathBuf,
     pub spec: PlatformFile,
-    ranges: Vec<Range>,
+    /// Each row's documented history.
+    histories: BTreeMap<String, History>,
     /// Each source key's citations, parsed.
     citations: BTreeMap<String, Vec<Citation>>,
+}
+
+/// What a family documents for one row at one release.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Documented {
+    pub claim: Option<Claim>,
+    pub states: Vec<State>,
 }
 
 /// All families from a `targets/` folder.
@@ -268,6 +254,112 @@ fn value_fits_row(row: &str, value: &Value) -> Result<(), String> {
     }
 }
 
+/// Checks one claim and adds it to its row's history: a value claim becomes a period (a
+/// `since` on an available-or-not row also claims `false` before it), a state claim a state.
+fn add_claim(
+    path: &Path,
+    spec: &PlatformFile,
+    at: &str,
+    c: &ClaimSpec,
+    history: &mut History,
+) -> Result<(), MatrixError> {
+    let fail = |m: String| claims_error(path, format!("{at}: {m}"));
+    if !ROW_PREFIXES.iter().any(|p| c.row.starts_with(p)) {
+        return Err(fail(format!("row must start with one of {ROW_PREFIXES:?}")));
+    }
+    if let Some(v) = &c.value {
+        value_fits_row(&c.row, v).map_err(fail)?;
+    } else if c.state.is_none() && c.row.starts_with("cases.") {
+        return Err(fail(String::from("a case row's claim names its value")));
+    }
+    if !spec.sources.contains_key(&c.source) {
+        return Err(fail(format!(
+            "source {:?} is not listed under sources",
+            c.source
+        )));
+    }
+    let parse = |what: &str, v: &Option<String>| {
+        v.as_deref()
+            .map(|t| version(path, &format!("{at}: {what}"), t))
+            .transpose()
+    };
+    let (before, through) = (parse("before", &c.before)?, parse("through", &c.through)?);
+    let (since, from) = (parse("since", &c.since)?, parse("from", &c.from)?);
+    if before.is_some() && through.is_some() {
+        return Err(fail(String::from("before or through, not both")));
+    }
+    if since.is_some() && from.is_some() {
+        return Err(fail(String::from("since or from, not both")));
+    }
+    let span = Span {
+        from: since.clone().or(from),
+        from_text: c.since.clone().or(c.from.clone()),
+        upper: before.map(Upper::Before).or(through.map(Upper::Through)),
+        upper_text: c.before.clone().or(c.through.clone()),
+        documented_first: since.is_some(),
+    };
+    let Some(state) = c.state else {
+        if c.condition.is_some() {
+            return Err(fail(String::from("condition belongs to state: needs")));
+        }
+        let value = c.value.clone().unwrap_or(Value::Bool(true));
+        let availability = !c.row.starts_with("cases.") && !c.row.starts_with("perf.");
+        if let (Some(since), true, Value::Bool(true)) = (&since, availability, &value) {
+            // Documented first at `since`: absent before it. The note describes the
+            // function where it exists, not its absence.
+            history.periods.push(Period {
+                value: Value::Bool(false),
+                span: Span {
+                    from: None,
+                    from_text: None,
+                    upper: Some(Upper::Before(since.clone())),
+                    upper_text: c.since.clone(),
+                    documented_first: false,
+                },
+                source: c.source.clone(),
+                note: None,
+                began: None,
+            });
+        }
+        history.periods.push(Period {
+            value,
+            span,
+            source: c.source.clone(),
+            note: c.note.clone(),
+            began: None,
+        });
+        return Ok(());
+    };
+    if c.value.is_some() {
+        return Err(fail(String::from("a state claim has no value")));
+    }
+    match (state, &c.condition, &c.note) {
+        (StateKind::Needs, None, _) => {
+            return Err(fail(String::from("state needs names its condition")))
+        }
+        (StateKind::KnownBug, _, None) => {
+            return Err(fail(String::from("a known-bug says what it is (note)")))
+        }
+        (StateKind::Ignored, _, _) => {
+            return Err(fail(format!(
+                "accepted-but-ignored is a value (value: {IGNORED}), not a state claim"
+            )))
+        }
+        (s, Some(_), _) if s != StateKind::Needs => {
+            return Err(fail(String::from("condition belongs to state: needs")))
+        }
+        _ => {}
+    }
+    history.states.push(StatePeriod {
+        state,
+        condition: c.condition.clone(),
+        span,
+        source: c.source.clone(),
+        note: c.note.clone(),
+    });
+    Ok(())
+}
+
 impl Family {
     /// Parses and checks one platform.yaml: a `checked` date, machine-checkable citations,
     /// known row prefixes and values that fit them, known sources, release numbers that
@@ -298,91 +390,33 @@ impl Family {
                 .map_err(|e| claims_error(path, format!("sources.{key}: {e}")))?;
             citations.insert(key.clone(), parsed);
         }
-        let mut ranges = Vec::new();
+        let known = spec
+            .releases
+            .iter()
+            .map(|v| version(path, "releases", v))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut histories: BTreeMap<String, History> = BTreeMap::new();
         for (i, c) in spec.claims.iter().enumerate() {
             let at = format!("claims[{i}] ({})", c.row);
-            if !ROW_PREFIXES.iter().any(|p| c.row.starts_with(p)) {
-                return Err(claims_error(
-                    path,
-                    format!("{at}: row must start with one of {ROW_PREFIXES:?}"),
-                ));
-            }
-            if let Some(v) = &c.value {
-                value_fits_row(&c.row, v).map_err(|m| claims_error(path, format!("{at}: {m}")))?;
-            }
-            if !spec.sources.contains_key(&c.source) {
-                return Err(claims_error(
-                    path,
-                    format!("{at}: source {:?} is not listed under sources", c.source),
-                ));
-            }
-            let parse = |what: &str, v: &Option<String>| {
-                v.as_deref()
-                    .map(|t| version(path, &format!("{at}: {what}"), t))
-                    .transpose()
-            };
-            let upper = match (parse("before", &c.before)?, parse("through", &c.through)?) {
-                (Some(_), Some(_)) => {
-                    return Err(claims_error(
-                        path,
-                        format!("{at}: before or through, not both"),
-                    ))
-                }
-                (b, t) => b.map(Upper::Before).or(t.map(Upper::Through)),
-            };
-            let base = Range {
-                row: c.row.clone(),
-                value: c.value.clone().unwrap_or(Value::Bool(true)),
-                from: parse("from", &c.from)?,
-                from_text: c.from.clone(),
-                upper,
-                source: c.source.clone(),
-                note: c.note.clone(),
-            };
-            match parse("since", &c.since)? {
-                None => ranges.push(base),
-                Some(since) => {
-                    if c.from.is_some() || base.upper.is_some() || c.value.is_some() {
-                        return Err(claims_error(
-                            path,
-                            format!("{at}: since stands alone (no value, from, before, through)"),
-                        ));
-                    }
-                    // The note describes the function where it exists, not its absence.
-                    ranges.push(Range {
-                        value: Value::Bool(false),
-                        from: None,
-                        from_text: None,
-                        upper: Some(Upper::Before(since.clone())),
-                        note: None,
-                        ..base.clone()
-                    });
-                    ranges.push(Range {
-                        from: Some(since),
-                        from_text: c.since.clone(),
-                        ..base
-                    });
-                }
-            }
+            let history = histories.entry(c.row.clone()).or_default();
+            add_claim(path, &spec, &at, c, history)?;
         }
-        for (i, a) in ranges.iter().enumerate() {
-            if let Some(b) = ranges[i + 1..]
-                .iter()
-                .find(|b| b.row == a.row && b.value != a.value && a.overlaps(b))
-            {
+        for (row, history) in &mut histories {
+            if let Some((a, b)) = history.overlap() {
                 return Err(claims_error(
                     path,
                     format!(
-                        "claims on {} overlap with different values ({} from {}, {} from {})",
-                        a.row, a.value, a.source, b.value, b.source
+                        "claims on {row} overlap with different values ({} from {}, {} from {})",
+                        a.value, a.source, b.value, b.source
                     ),
                 ));
             }
+            history.date(&known);
         }
         Ok(Family {
             file: path.to_path_buf(),
             spec,
-            ranges,
+            histories,
             citations,
         })
     }
@@ -402,17 +436,46 @@ impl Family {
         Release::parse(text)
     }
 
-    /// The documented value of `row` at `release`, with its source text.
+    /// The documented value of `row` at `release`, with its source text and where it began.
     pub fn claim(&self, row: &str, release: &Release) -> Option<Claim> {
-        self.ranges
+        self.histories
+            .get(row)?
+            .claim(release, &|key| self.source_text(key))
+    }
+
+    /// The documented states of `row` at `release`.
+    pub fn states(&self, row: &str, release: &Release) -> Vec<State> {
+        self.histories
+            .get(row)
+            .map(|h| h.states(release, &|key| self.source_text(key)))
+            .unwrap_or_default()
+    }
+
+    /// Everything the family documents at `release`, row by row: the covering claim (if a
+    /// value claim covers it) and the states over it. One call per column, for the merge.
+    pub fn at(&self, release: &Release) -> BTreeMap<&str, Documented> {
+        let source = |key: &str| self.source_text(key);
+        self.histories
             .iter()
-            .find(|r| r.row == row && r.covers(release))
-            .map(|r| Claim {
-                from: r.from_text.clone(),
-                value: r.value.clone(),
-                source: self.source_text(&r.source),
-                note: r.note.clone(),
+            .map(|(row, h)| {
+                let d = Documented {
+                    claim: h.claim(release, &source),
+                    states: h.states(release, &source),
+                };
+                (row.as_str(), d)
             })
+            .filter(|(_, d)| d.claim.is_some() || !d.states.is_empty())
+            .collect()
+    }
+
+    /// The family's release list as numbers (see [`PlatformFile::releases`]).
+    pub fn known_releases(&self) -> Vec<String> {
+        self.spec.releases.clone()
+    }
+
+    /// The documented history of `row`.
+    pub fn history(&self, row: &str) -> Option<&History> {
+        self.histories.get(row)
     }
 
     /// `KEY: note (citation; citation)`.
@@ -443,10 +506,7 @@ impl Family {
 
     /// Every row this family makes a claim about, in order, once each.
     pub fn rows(&self) -> Vec<&str> {
-        let mut rows: Vec<&str> = self.ranges.iter().map(|r| r.row.as_str()).collect();
-        rows.sort_unstable();
-        rows.dedup();
-        rows
+        self.histories.keys().map(String::as_str).collect()
     }
 
     /// The platform a doc column for release `v` stands for.

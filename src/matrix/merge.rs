@@ -1,5 +1,10 @@
 //! Merging reports and documented claims into one matrix.
 //!
+//! [`merge_with`] reads top-down: observed columns (reports grouped by platform key, each
+//! given what its family documents at its release), then the families' doc columns, then
+//! the table (rows, groups, families). The documented side is asked one question per column,
+//! [`Family::at`], which reads each row's history ([`super::history::History`]).
+//!
 //! Precedence works per cell: a column made from run (or link) reports keeps its observed
 //! values; the family's documented claim for that release is attached (`doc`), fills rows the
 //! reports did not cover (as `doc` cells), and is listed under `conflicts` when it disagrees.
@@ -9,11 +14,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::cases::CaseIndex;
-use super::docs::{Docs, Family, VersionOf};
+use super::docs::{Docs, Documented, Family, VersionOf};
 use super::error::MatrixError;
 use super::load::SourcedReport;
 use super::model::{
-    Alternative, Cell, Column, Evidence, FamilyInfo, Matrix, Row, MATRIX_SCHEMA_VERSION,
+    Alternative, Cell, Claim, Column, Evidence, FamilyInfo, Matrix, Row, State,
+    MATRIX_SCHEMA_VERSION,
 };
 use super::rows;
 use super::version::{Release, Version};
@@ -86,9 +92,9 @@ fn report_column(key: String, group: &[&SourcedReport], docs: &Docs) -> Result<D
         }
     }
     let family = docs.family_of(platform);
-    if let Some(family) = family {
-        if evidence != Evidence::Doc {
-            attach_claims(family, platform, &mut cells);
+    if let (Some(family), true) = (family, evidence != Evidence::Doc) {
+        if let Some(release) = family.release_of(platform) {
+            attach_documented(family.at(&release), &mut cells);
         }
     }
     let suite_versions: BTreeSet<String> = group
@@ -113,40 +119,41 @@ fn report_column(key: String, group: &[&SourcedReport], docs: &Docs) -> Result<D
     })
 }
 
-/// Attaches the family's claims for this platform's release to observed cells, flags the
-/// ones they contradict, and fills rows nothing observed with `doc` cells.
-fn attach_claims(family: &Family, platform: &Platform, cells: &mut BTreeMap<String, Cell>) {
-    let Some(release) = family.release_of(platform) else {
-        return;
-    };
-    for row in family.rows() {
-        let Some(claim) = family.claim(row, &release) else {
-            continue;
-        };
-        match cells.get_mut(row) {
-            Some(cell) => {
-                add_conflict(
-                    cell,
-                    Alternative {
-                        value: claim.value.clone(),
-                        evidence: Evidence::Doc,
-                        origin: claim.source.clone(),
-                    },
-                );
-                cell.doc = Some(claim);
+/// Attaches what the family documents at this column's release to its observed cells
+/// (flagging the claims they contradict) and fills rows nothing observed with `doc` cells.
+fn attach_documented(documented: BTreeMap<&str, Documented>, cells: &mut BTreeMap<String, Cell>) {
+    for (row, d) in documented {
+        match (cells.get_mut(row), d.claim) {
+            (Some(cell), claim) => {
+                if let Some(claim) = claim {
+                    add_conflict(
+                        cell,
+                        Alternative {
+                            value: claim.value.clone(),
+                            evidence: Evidence::Doc,
+                            origin: claim.source.clone(),
+                        },
+                    );
+                    cell.doc = Some(claim);
+                }
+                cell.states = d.states;
             }
-            None => {
-                cells.insert(row.to_string(), doc_cell(claim));
+            (None, Some(claim)) => {
+                cells.insert(row.to_string(), doc_cell(claim, d.states));
             }
+            (None, None) => {}
         }
     }
 }
 
-fn doc_cell(claim: super::model::Claim) -> Cell {
+/// A cell that only a documented claim fills.
+fn doc_cell(claim: Claim, states: Vec<State>) -> Cell {
     Cell {
         note: claim.note,
         source: Some(claim.source),
         since: claim.from,
+        began: claim.began,
+        states,
         ..Cell::new(claim.value, Evidence::Doc)
     }
 }
@@ -156,9 +163,9 @@ fn doc_columns(family: &Family) -> impl Iterator<Item = Draft> + '_ {
         let release = Release::Exact(Version::parse(v)?);
         let platform = family.doc_platform(v);
         let cells = family
-            .rows()
+            .at(&release)
             .into_iter()
-            .filter_map(|row| Some((row.to_string(), doc_cell(family.claim(row, &release)?))))
+            .filter_map(|(row, d)| Some((row.to_string(), doc_cell(d.claim?, d.states))))
             .collect();
         Some(Draft {
             column: Column {
@@ -279,10 +286,32 @@ pub fn merge_with(
     docs: &Docs,
     cases: &CaseIndex,
 ) -> Result<Matrix, MatrixError> {
-    let mut drafts = Vec::new();
-    for (key, group) in group_by_key(reports)? {
-        drafts.push(report_column(key, &group, docs)?);
-    }
+    let mut drafts = observed_columns(reports, docs)?;
+    add_doc_columns(docs, &mut drafts)?;
+    drafts.sort_by(|a, b| column_order(&a.column, &b.column));
+    let (columns, table) = into_table(drafts);
+    let (groups, rows) = into_rows(table, cases);
+    Ok(Matrix {
+        schema_version: MATRIX_SCHEMA_VERSION,
+        families: families_of(docs, &columns),
+        suite_version: SUITE_VERSION.to_string(),
+        generated_at: crate::report::now_rfc3339(),
+        columns,
+        groups,
+        rows,
+    })
+}
+
+/// One column per platform key of the reports, with the family's documentation attached.
+fn observed_columns(reports: &[SourcedReport], docs: &Docs) -> Result<Vec<Draft>, MatrixError> {
+    group_by_key(reports)?
+        .into_iter()
+        .map(|(key, group)| report_column(key, &group, docs))
+        .collect()
+}
+
+/// Every family's doc columns; one that has a report column's key is an error.
+fn add_doc_columns(docs: &Docs, drafts: &mut Vec<Draft>) -> Result<(), MatrixError> {
     for family in &docs.families {
         for draft in doc_columns(family) {
             if let Some(other) = drafts.iter().find(|d| d.column.key == draft.column.key) {
@@ -298,9 +327,15 @@ pub fn merge_with(
             drafts.push(draft);
         }
     }
-    drafts.sort_by(|a, b| column_order(&a.column, &b.column));
+    Ok(())
+}
 
-    let mut table: BTreeMap<String, BTreeMap<String, Cell>> = BTreeMap::new();
+/// Row id -> column key -> cell.
+type Table = BTreeMap<String, BTreeMap<String, Cell>>;
+
+/// The columns (labels made unique) and their cells by row.
+fn into_table(drafts: Vec<Draft>) -> (Vec<Column>, Table) {
+    let mut table = Table::new();
     let mut columns = Vec::with_capacity(drafts.len());
     for draft in drafts {
         for (row, cell) in draft.cells {
@@ -312,19 +347,22 @@ pub fn merge_with(
         columns.push(draft.column);
     }
     unique_labels(&mut columns);
+    (columns, table)
+}
 
+/// The rows in group order, titled, and the groups they fall in.
+fn into_rows(table: Table, cases: &CaseIndex) -> (Vec<super::model::Group>, Vec<Row>) {
     let mut rows: Vec<((u8, usize), String, Row)> = table
         .into_iter()
         .map(|(id, cells)| {
             let group = rows::group_of(&id, cases);
             let rank = rows::group(&group, cases).0;
-            let title = rows::case_of(&id)
-                .and_then(|c| cases.title(c))
-                .map(str::to_string);
+            let case = rows::case_of(&id);
             let row = Row {
+                title: case.and_then(|c| cases.title(c)).map(str::to_string),
+                uses: case.map(|c| cases.uses(c).to_vec()).unwrap_or_default(),
                 id,
                 group: group.clone(),
-                title,
                 cells,
             };
             (rank, group, row)
@@ -337,6 +375,11 @@ pub fn merge_with(
             groups.push(rows::group(group, cases).1);
         }
     }
+    (groups, rows.into_iter().map(|(_, _, r)| r).collect())
+}
+
+/// The families some column belongs to, in display order.
+fn families_of(docs: &Docs, columns: &[Column]) -> Vec<FamilyInfo> {
     let mut families: Vec<FamilyInfo> = docs
         .families
         .iter()
@@ -350,16 +393,9 @@ pub fn merge_with(
             title: f.spec.title.clone(),
             os: f.spec.os.clone(),
             version_of: f.spec.version_of.name().to_string(),
+            releases: f.known_releases(),
         })
         .collect();
     families.sort_by_key(|f| family_rank(Some(&f.id)));
-    Ok(Matrix {
-        schema_version: MATRIX_SCHEMA_VERSION,
-        families,
-        suite_version: SUITE_VERSION.to_string(),
-        generated_at: crate::report::now_rfc3339(),
-        columns,
-        groups,
-        rows: rows.into_iter().map(|(_, _, r)| r).collect(),
-    })
+    families
 }

@@ -11,11 +11,14 @@
 //! - [`query`]: summary rows from what a user types (`addchdir_np`).
 //! - [`diff`]: what changed between two matrices or reports, regressions first.
 
+pub mod boundary;
 pub mod cases;
 pub mod citation;
+pub mod consistency;
 pub mod diff;
 pub mod docs;
 pub mod error;
+pub mod history;
 pub mod load;
 pub mod merge;
 pub mod model;

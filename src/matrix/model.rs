@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+pub use super::boundary::Boundary;
 use crate::report::Platform;
 
 /// Bumped whenever a field of the matrix JSON changes meaning or a required field is added.
@@ -111,6 +112,10 @@ pub struct FamilyInfo {
     pub os: String,
     /// `os` or `libc`: which version a release of this family is.
     pub version_of: String,
+    /// The family's real releases, oldest first, when its platform.yaml lists them: the
+    /// release after a known one is the next of these.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub releases: Vec<String>,
 }
 
 /// One platform as observed (one or more reports with the same platform key) or documented.
@@ -155,6 +160,10 @@ pub struct Row {
     /// What the row checks, for case rows (the case's title).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// For case rows: the feature rows the case relies on (`functions.posix_spawn`, the
+    /// chdir action it adds), from the case file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uses: Vec<String>,
     /// Keyed by column key; a platform with nothing known for this row has no entry.
     pub cells: BTreeMap<String, Cell>,
 }
@@ -178,6 +187,13 @@ pub struct Cell {
     /// For `doc` evidence: the first release the documented range covers (`since`/`from`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<String>,
+    /// For `doc` evidence: where the documented value began, as far as the family's claims
+    /// on the row tell ([`Boundary`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub began: Option<Boundary>,
+    /// The documented states over this release (deprecated, known bug, needs a condition).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<State>,
     /// The documented claim for this run or link cell, when one covers this platform.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub doc: Option<Claim>,
@@ -195,9 +211,85 @@ pub struct Claim {
     /// The first release the documented range covers (`since` or `from`), when it names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// Where the value began, as far as the family's claims on the row tell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub began: Option<Boundary>,
     pub source: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+}
+
+/// A state beyond the value: what a user of the feature must know besides "it is there".
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StateKind {
+    /// Accepted (a flag `setflags` takes) but without effect: the value [`IGNORED`].
+    Ignored,
+    /// Deprecated from the start of the state's range.
+    Deprecated,
+    /// A documented bug; the note says what, the source where.
+    KnownBug,
+    /// Usable only when a build-time condition holds (`_GNU_SOURCE`, `__ANDROID_API__ >= 34`,
+    /// a macOS deployment target).
+    Needs,
+}
+
+impl StateKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            StateKind::Ignored => "ignored",
+            StateKind::Deprecated => "deprecated",
+            StateKind::KnownBug => "known-bug",
+            StateKind::Needs => "needs",
+        }
+    }
+}
+
+/// One documented state of a cell, with its range start, note and source.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct State {
+    pub state: StateKind,
+    /// Where the state began (a deprecation's release), when the claim names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub began: Option<Boundary>,
+    /// Where the state's range ends, when it does: `before 2.37`, `through 15`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ends: Option<String>,
+    /// For `needs`: the build-time condition.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    pub source: String,
+}
+
+impl State {
+    /// A few words: `deprecated since 26`, `known bug`, `needs _GNU_SOURCE`, `ignored`.
+    pub fn short(&self) -> String {
+        let since = self
+            .began
+            .as_ref()
+            .map(|b| format!(" since {}", b.text()))
+            .unwrap_or_default();
+        let ends = self
+            .ends
+            .as_deref()
+            .map(|e| format!(" ({e})"))
+            .unwrap_or_default();
+        let what = match self.state {
+            StateKind::Ignored => format!("accepted, ignored{since}"),
+            StateKind::Deprecated => format!("deprecated{since}"),
+            StateKind::KnownBug => format!("known bug{since}"),
+            StateKind::Needs => format!(
+                "needs {}",
+                self.condition
+                    .as_deref()
+                    .unwrap_or("a build-time condition")
+            ),
+        };
+        format!("{what}{ends}")
+    }
 }
 
 /// A value that disagrees with the cell's own.

@@ -102,6 +102,7 @@ mod tests {
             id: id.to_string(),
             label: label.to_string(),
             title: None,
+            uses: Vec::new(),
             answers: Vec::new(),
         }
     }

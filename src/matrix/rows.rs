@@ -67,7 +67,7 @@ pub fn group(id: &str, cases: &CaseIndex) -> ((u8, usize), Group) {
         "sandbox" => (
             (5, 1),
             String::from(
-                "Under sandbox profiles: seccomp filters, RLIMIT_NPROC reached (the strategy Auto took; what each forced strategy answered)",
+                "Under sandbox profiles: seccomp filters, RLIMIT_NPROC reached, valgrind and qemu-user (vfork run as fork) (the strategy Auto took; what each forced strategy answered)",
             ),
         ),
         "perf" => (
@@ -251,6 +251,8 @@ impl Cell {
             note: None,
             source: None,
             since: None,
+            began: None,
+            states: Vec::new(),
             doc: None,
             conflicts: Vec::new(),
         }

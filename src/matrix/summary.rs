@@ -16,8 +16,11 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use super::boundary::{Boundary, Bounds};
 use super::merge::family_rank;
-use super::model::{Cell, Column, Evidence, FamilyInfo, Matrix, Row, Value};
+use super::model::{
+    Cell, Column, Evidence, FamilyInfo, Matrix, Row, State, StateKind, Value, IGNORED,
+};
 use super::version::{Release, Version};
 
 /// The whole summary: families (with their releases) and the rows, in display order.
@@ -34,6 +37,10 @@ pub struct SummaryFamily {
     pub id: String,
     pub title: String,
     pub releases: Vec<ReleaseColumns>,
+    /// The family's real release numbers when its platform.yaml lists them (what "the
+    /// release after" means for its boundaries).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known_releases: Vec<String>,
 }
 
 /// One release of a family and the matrix columns that stand for it.
@@ -62,8 +69,11 @@ pub struct SummaryRow {
     /// Short label (`posix_spawn_file_actions_addchdir_np`, `exec-enoent`).
     pub label: String,
     /// What a case row checks (its title).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// For a case row: the feature rows it relies on (`functions.posix_spawn`, ...).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uses: Vec<String>,
     /// One per family that knows anything about this row, in family order.
     pub answers: Vec<Answer>,
 }
@@ -72,20 +82,36 @@ pub struct SummaryRow {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Answer {
     pub family: String,
-    /// The answer in a few characters: `2.29`, `<=2.17`, `no`, `returned:ENOENT since 2.24`.
+    /// The answer in a few characters: `2.29`, `13.1–13.2`, `≤2.17`, `no`,
+    /// `returned:ENOENT since 2.24`, `ignored ≤5.7`.
     pub text: String,
-    /// The release the answer starts at (`since`); `None` for `no` or when no exact release is
-    /// known.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The boundary as printed (`2.29`, `13.1–14.0`, `≤15`); `None` for `no`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since: Option<String>,
-    /// `since` is only an upper bound: the oldest release known already has it.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub since_is_upper_bound: bool,
+    /// Where the current value began, and which of the three kinds that is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boundary: Option<Boundary>,
     /// The evidence for the answer: that of the release it is read from.
     pub evidence: Vec<Evidence>,
     /// Some column of a release it rests on disagrees (with another column or a doc claim).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub disagreement: bool,
+    /// What else holds for the newest release (accepted but ignored, deprecated, known bug,
+    /// needs a build-time condition), each with its note and source.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<State>,
+    /// The documented notes behind the current value. Not written here: the published
+    /// answer (`published::PublishedAnswer`) writes every note behind the answer under this
+    /// name, which is what reading `summary.json` back fills in.
+    #[serde(default, skip_serializing)]
+    pub notes: Vec<String>,
+    /// The documented sources behind the current value (`KEY: note (citations)`); as `notes`.
+    #[serde(default, skip_serializing)]
+    pub sources: Vec<String>,
+    /// The current value is known only through this release: a later release has a function
+    /// the case uses, so what the case does there is not known (`unsupported through 15`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub through: Option<String>,
     /// Every release with a value, oldest first: the drill-down.
     pub history: Vec<Step>,
 }
@@ -103,9 +129,22 @@ pub struct Step {
     pub columns: Vec<String>,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub disagreement: bool,
-    /// Where a documented range giving this value starts (`since`/`from` of the claim).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Where a documented range giving this value starts (`since`/`from` of the claim): the
+    /// first release the claim covers, not where the value began.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub documented_from: Option<String>,
+    /// Where the documented value began, as the family's claims on the row tell.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub began: Option<Boundary>,
+    /// The documented states over this release.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<State>,
+    /// The notes and sources of the cells that give this value (the answer gathers them;
+    /// the published answer lists every cell's).
+    #[serde(default, skip_serializing)]
+    pub notes: Vec<String>,
+    #[serde(default, skip_serializing)]
+    pub sources: Vec<String>,
 }
 
 /// A release's place in its family: exact releases by number, a lower bound after the exact
@@ -133,8 +172,14 @@ impl Place {
 /// Releases under construction: family id -> place -> (shown text, column keys).
 type Releases<'m> = BTreeMap<Place, (String, Vec<&'m Column>)>;
 
-/// A summary family under construction: id, title, and its releases (place, text, columns).
-type FamilyDraft<'m> = (String, String, Vec<(Place, String, Vec<&'m Column>)>);
+/// A summary family under construction: id, title, its releases (place, text, columns) and
+/// how it spells them.
+type FamilyDraft<'m> = (
+    String,
+    String,
+    Vec<(Place, String, Vec<&'m Column>)>,
+    Spelling,
+);
 
 /// The summary family of a column: its `targets/` family, split by OS when the family also
 /// matches other OSes, or `<os>-<libc>` for a platform no family claims.
@@ -204,8 +249,22 @@ fn is_not_run(v: &Value) -> bool {
     matches!(v, Value::Text(t) if t == "unsupported" || t.starts_with("skipped:"))
 }
 
+/// Whether a value is the refinement "accepted, ignored" of an accepting `true`.
+fn is_ignored(v: &Value) -> bool {
+    matches!(v, Value::Text(t) if t == IGNORED)
+}
+
+/// Adds `item` unless it is there already.
+fn push_new<T: PartialEq>(list: &mut Vec<T>, item: T) {
+    if !list.contains(&item) {
+        list.push(item);
+    }
+}
+
 /// Merges the cells of one release's columns into one step (also the page's full table, so
-/// both views read a release the same way).
+/// both views read a release the same way). The strongest evidence's value is shown; a
+/// documented `ignored` refines an observed `true` (acceptance is all a link or `setflags`
+/// sees), and counts as agreeing evidence.
 pub(crate) fn step(release: &str, cells: &[(&Column, &Cell)]) -> Option<Step> {
     let informative: Vec<&(&Column, &Cell)> = cells
         .iter()
@@ -216,61 +275,145 @@ pub(crate) fn step(release: &str, cells: &[(&Column, &Cell)]) -> Option<Step> {
         false => informative,
     };
     let best = pool.iter().min_by_key(|(_, c)| c.evidence)?;
-    let value = best.1.value.clone();
-    let mut evidence: Vec<Evidence> = Vec::new();
-    let mut disagreement = false;
-    let mut documented_from = None;
+    let mut value = best.1.value.clone();
+    let refined = pool
+        .iter()
+        .any(|(_, c)| is_ignored(&c.value) || c.doc.as_ref().is_some_and(|d| is_ignored(&d.value)));
+    if refined && value == Value::Bool(true) {
+        value = Value::Text(IGNORED.to_string());
+    }
+    let mut step = Step {
+        release: release.to_string(),
+        value: value.clone(),
+        evidence: Vec::new(),
+        columns: cells.iter().map(|(c, _)| c.key.clone()).collect(),
+        disagreement: false,
+        documented_from: None,
+        began: None,
+        states: Vec::new(),
+        notes: Vec::new(),
+        sources: Vec::new(),
+    };
     for (_, cell) in &pool {
-        if cell.value == value {
-            evidence.push(cell.evidence);
+        if cell.value.agrees_with(&value) {
+            step.evidence.push(cell.evidence);
             if cell.evidence == Evidence::Doc {
-                documented_from = documented_from.or_else(|| cell.since.clone());
+                step.documented_from = step.documented_from.take().or(cell.since.clone());
+                step.began = step.began.take().or(cell.began.clone());
+                cell.note
+                    .iter()
+                    .for_each(|n| push_new(&mut step.notes, n.clone()));
+                cell.source
+                    .iter()
+                    .for_each(|n| push_new(&mut step.sources, n.clone()));
             }
         } else {
-            disagreement = true;
+            step.disagreement = true;
         }
         match &cell.doc {
-            Some(claim) if claim.value == value => {
-                evidence.push(Evidence::Doc);
-                documented_from = documented_from.or_else(|| claim.from.clone());
+            Some(claim) if claim.value.agrees_with(&value) => {
+                step.evidence.push(Evidence::Doc);
+                step.documented_from = step.documented_from.take().or(claim.from.clone());
+                step.began = step.began.take().or(claim.began.clone());
+                claim
+                    .note
+                    .iter()
+                    .for_each(|n| push_new(&mut step.notes, n.clone()));
+                push_new(&mut step.sources, claim.source.clone());
             }
-            Some(_) => disagreement = true,
+            Some(_) => step.disagreement = true,
             None => {}
         }
-        disagreement |= !cell.conflicts.is_empty();
+        step.disagreement |= !cell.conflicts.is_empty();
+        for state in &cell.states {
+            push_new(&mut step.states, state.clone());
+        }
     }
-    evidence.sort();
-    evidence.dedup();
-    Some(Step {
-        release: release.to_string(),
-        value,
-        evidence,
-        columns: cells.iter().map(|(c, _)| c.key.clone()).collect(),
-        disagreement,
-        documented_from,
-    })
+    step.evidence.sort();
+    step.evidence.dedup();
+    Some(step)
 }
 
-/// Where a run of equal values starts: the first release that shows it, or the documented
-/// start of its range when that lies between the last release without it and that release
-/// (glibc 2.34 no, 2.36 yes, documented since 2.35: since 2.35).
-fn boundary(exact: &[(&Place, &Step)], start: usize) -> (String, bool, Vec<Evidence>) {
-    let (place, first) = exact[start];
-    let documented = first
-        .documented_from
-        .as_deref()
-        .and_then(|t| Some((t, Version::parse(t)?)))
-        .filter(|(_, v)| {
-            let after_previous =
-                start == 0 || matches!(exact[start - 1].0, Place::Known(p, _) if p < v);
-            after_previous && matches!(place, Place::Known(f, _) if v <= f)
-        });
-    match documented {
-        Some((text, v)) if !matches!(place, Place::Known(f, _) if *f == v) => {
-            (text.to_string(), false, vec![Evidence::Doc])
+/// How a family spells its releases: a boundary's release becomes the family's own
+/// spelling of the same release (`26` → `26.0` when a column says `26.0`).
+struct Spelling {
+    known: Vec<(Version, String)>,
+    /// The family's real releases (`FamilyInfo::releases`), for "the release after".
+    releases: Vec<Version>,
+    release_texts: Vec<String>,
+}
+
+impl Spelling {
+    fn spell(&self, text: &str) -> String {
+        let v = Version::parse(text);
+        self.known
+            .iter()
+            .find(|(k, _)| Some(k) == v.as_ref())
+            .map_or_else(|| text.to_string(), |(_, t)| t.clone())
+    }
+}
+
+/// Where the final run of equal values began: what the releases before it show (the newest
+/// one with another value is known to differ), tightened by where the documented value
+/// began. A documented start the observations contradict is not used, and the answer is
+/// marked as disagreeing.
+fn boundary(
+    exact: &[(&Place, &Step)],
+    start: usize,
+    spelling: &Spelling,
+) -> (Boundary, Vec<Evidence>, bool) {
+    let first = exact[start].1;
+    let mut observed =
+        Bounds::at_most(&first.release).expect("an exact release parses as a version");
+    if start > 0 {
+        observed = observed.differs_at(&exact[start - 1].1.release, &spelling.releases);
+    }
+    // The documented start of the run: the earliest step in it that carries one.
+    let documented = exact[start..]
+        .iter()
+        .take_while(|(_, s)| s.value == first.value)
+        .find_map(|(_, s)| s.began.as_ref())
+        .and_then(|b| bounds_of(b, &spelling.releases));
+    let (bounds, evidence, contradicted) = match documented {
+        None => (observed, first.evidence.clone(), false),
+        Some(doc) => match observed.and(&doc) {
+            Some(both) => {
+                let earlier = both.high() < observed.high();
+                let evidence = match earlier {
+                    true => vec![Evidence::Doc],
+                    false => first.evidence.clone(),
+                };
+                (both, evidence, false)
+            }
+            None => (observed, first.evidence.clone(), true),
+        },
+    };
+    let b = bounds.boundary().respelled(&|t| spelling.spell(t));
+    (b, evidence, contradicted)
+}
+
+/// A documented boundary back as bounds, to be combined with what the releases show.
+fn bounds_of(b: &Boundary, releases: &[Version]) -> Option<Bounds> {
+    match b {
+        Boundary::Exact {
+            release,
+            after: None,
+        } => Bounds::documented(release),
+        Boundary::Exact {
+            release,
+            after: Some(a),
         }
-        Some(_) => (first.release.clone(), false, first.evidence.clone()),
-        None => (first.release.clone(), start == 0, first.evidence.clone()),
+        | Boundary::Interval {
+            after: Some(a),
+            last: release,
+            ..
+        } => Some(Bounds::at_most(release)?.differs_at(a, releases)),
+        Boundary::Interval {
+            after: None,
+            first,
+            last,
+        } => Some(Bounds::at_most(last)?.not_before(first)),
+        Boundary::AtMost { release } => Bounds::at_most(release),
     }
 }
 
@@ -286,9 +429,29 @@ fn bare(value: &Value, release: &str) -> String {
     }
 }
 
-/// Reads the answer off the history: the value of the newest exact release and the release
-/// its final run of equal values starts at.
-fn answer(family: &str, history: Vec<(Place, Step)>) -> Option<Answer> {
+/// The states of the answer: the newest release's documented states, and "accepted,
+/// ignored" when that is the value, with the note and source of the claim that says so.
+fn answer_states(newest: &Step, since: Option<&Boundary>) -> Vec<State> {
+    let mut states = newest.states.clone();
+    if is_ignored(&newest.value) {
+        states.insert(
+            0,
+            State {
+                state: StateKind::Ignored,
+                began: since.cloned(),
+                ends: None,
+                condition: None,
+                note: newest.notes.first().cloned(),
+                source: newest.sources.join("; "),
+            },
+        );
+    }
+    states
+}
+
+/// Reads the answer off the history: the value of the newest exact release and where its
+/// final run of equal values began.
+fn answer(family: &str, history: Vec<(Place, Step)>, spelling: &Spelling) -> Option<Answer> {
     let exact: Vec<(&Place, &Step)> = history
         .iter()
         .filter(|(p, _)| p.is_exact())
@@ -301,9 +464,13 @@ fn answer(family: &str, history: Vec<(Place, Step)>) -> Option<Answer> {
             family: family.to_string(),
             text: bare(&newest.value, &newest.release),
             since: None,
-            since_is_upper_bound: false,
+            boundary: None,
             evidence: newest.evidence.clone(),
             disagreement: newest.disagreement,
+            states: answer_states(newest, None),
+            notes: newest.notes.clone(),
+            sources: newest.sources.clone(),
+            through: None,
             history: history.into_iter().map(|(_, s)| s).collect(),
         });
     };
@@ -311,49 +478,149 @@ fn answer(family: &str, history: Vec<(Place, Step)>) -> Option<Answer> {
         .iter()
         .rposition(|(_, s)| s.value != newest.value)
         .map_or(0, |i| i + 1);
-    let (since, upper_bound, boundary_evidence) = boundary(&exact, start);
+    let (boundary, boundary_evidence, contradicted) = boundary(&exact, start, spelling);
     let first_place = exact[start].0;
-    // Evidence for the value itself: every release from the boundary on that shows it.
-    let mut value_evidence: Vec<Evidence> = history
+    let run: Vec<&Step> = history
         .iter()
         .filter(|(p, s)| p >= first_place && s.value == newest.value)
-        .flat_map(|(_, s)| s.evidence.iter().copied())
+        .map(|(_, s)| s)
+        .collect();
+    // Evidence for the value itself: every release from the boundary on that shows it.
+    let mut value_evidence: Vec<Evidence> = run
+        .iter()
+        .flat_map(|s| s.evidence.iter().copied())
         .collect();
     value_evidence.sort();
     value_evidence.dedup();
+    let (mut notes, mut sources) = (Vec::new(), Vec::new());
+    for s in &run {
+        s.notes.iter().for_each(|n| push_new(&mut notes, n.clone()));
+        s.sources
+            .iter()
+            .for_each(|n| push_new(&mut sources, n.clone()));
+    }
     // A disagreement counts from the release before the boundary on: that release decides
     // where the boundary lies (a contradicted "no" there moves it).
     let decided_from = match start {
         0 => first_place,
         _ => exact[start - 1].0,
     };
-    let disagreement = history
-        .iter()
-        .filter(|(p, _)| p >= decided_from)
-        .any(|(_, s)| s.disagreement);
-    let at = match upper_bound {
-        true => format!("<={since}"),
-        false => since.clone(),
-    };
-    let (text, since, evidence) = match &newest.value {
-        Value::Bool(true) => (at, Some(since), boundary_evidence),
-        Value::Bool(false) => (String::from("no"), None, newest.evidence.clone()),
-        other if upper_bound => (other.to_string(), None, value_evidence),
+    let disagreement = contradicted
+        || history
+            .iter()
+            .filter(|(p, _)| p >= decided_from)
+            .any(|(_, s)| s.disagreement);
+    let since = boundary.text();
+    let (text, evidence, boundary) = match &newest.value {
+        Value::Bool(true) => (since, boundary_evidence, Some(boundary)),
+        Value::Bool(false) => (String::from("no"), newest.evidence.clone(), None),
+        v if is_ignored(v) => (format!("{v} {since}"), value_evidence, Some(boundary)),
         other => (
             format!("{other} since {since}"),
-            Some(since),
             value_evidence,
+            Some(boundary),
         ),
     };
     Some(Answer {
         family: family.to_string(),
         text,
-        since_is_upper_bound: upper_bound && since.is_some() && newest.value == Value::Bool(true),
-        since,
+        since: boundary.as_ref().map(Boundary::text),
+        states: answer_states(newest, boundary.as_ref()),
+        boundary,
         evidence,
         disagreement,
+        notes,
+        sources,
+        through: None,
         history: history.into_iter().map(|(_, s)| s).collect(),
     })
+}
+
+/// The newest exact release of a history.
+fn newest_exact(history: &[Step]) -> Option<Version> {
+    history
+        .iter()
+        .rev()
+        .find_map(|s| match Release::parse(&s.release) {
+            Some(Release::Exact(v)) => Some(v),
+            _ => None,
+        })
+}
+
+/// An error row's `unsupported` is only as new as its newest release: when a function the
+/// case uses is present in a later release of the family, the case is no longer unsupported
+/// there, and what it does is not known. The answer then says `unsupported through R`.
+fn mark_stale_unsupported(a: &mut Answer, uses: &[String], features: &Section) {
+    let current = a.history.last().map(|s| &s.value);
+    if current != Some(&Value::Text(String::from("unsupported"))) {
+        return;
+    }
+    let Some(known) = newest_exact(&a.history) else {
+        return;
+    };
+    // The spawn call itself is not what makes a case unsupported.
+    let extra = uses.iter().filter(|u| {
+        !matches!(
+            u.as_str(),
+            "functions.posix_spawn" | "functions.posix_spawnp"
+        )
+    });
+    let later = extra.into_iter().any(|u| {
+        features
+            .rows
+            .iter()
+            .filter(|r| r.id == *u)
+            .flat_map(|r| &r.answers)
+            .filter(|f| f.family == a.family && f.boundary.is_some())
+            .any(|f| newest_exact(&f.history).is_some_and(|v| v > known))
+    });
+    if let (true, Some(last)) = (
+        later,
+        a.history
+            .iter()
+            .rev()
+            .find(|s| Place::of(Some(&s.release)).is_exact()),
+    ) {
+        a.text = format!("unsupported through {}", last.release);
+        a.through = Some(last.release.clone());
+    }
+}
+
+/// A case's value cannot begin before the functions it calls exist: the earliest a used
+/// function can have begun raises the case's boundary from below (FreeBSD `exec-enoent`
+/// known at 14.0, `posix_spawn` since 8.0: `8.0–14.0`; glibc `chdir-enoent` known at 2.29,
+/// `addchdir_np` since 2.29: exactly 2.29).
+fn bound_by_functions(a: &mut Answer, uses: &[String], features: &Section) {
+    let Some(b) = a.boundary.clone() else { return };
+    if a.through.is_some() || a.history.last().is_some_and(|s| is_not_run(&s.value)) {
+        return;
+    }
+    let Some(mut bounds) = bounds_of(&b, &[]) else {
+        return;
+    };
+    for f in features
+        .rows
+        .iter()
+        .filter(|r| uses.contains(&r.id))
+        .flat_map(|r| &r.answers)
+        .filter(|f| f.family == a.family)
+    {
+        if let Some(earliest) = f.boundary.as_ref().and_then(Boundary::earliest) {
+            bounds = bounds.not_before(earliest);
+        }
+    }
+    let tightened = bounds.boundary();
+    if tightened == b || Version::parse(tightened.last()) != Version::parse(b.last()) {
+        return;
+    }
+    let since = tightened.text();
+    if let Some(old) = a.since.as_deref() {
+        a.text = a
+            .text
+            .replacen(&format!("since {old}"), &format!("since {since}"), 1);
+    }
+    a.since = Some(since);
+    a.boundary = Some(tightened);
 }
 
 /// Builds the summary of `matrix`.
@@ -380,15 +647,36 @@ pub fn build(matrix: &Matrix) -> Summary {
     }
     let families: Vec<FamilyDraft> = grouped
         .into_iter()
-        .map(|((_, _, id), (title, releases))| {
-            let releases = releases
+        .map(|((_, family, id), (title, releases))| {
+            let releases: Vec<(Place, String, Vec<&Column>)> = releases
                 .into_iter()
                 .map(|(place, (text, mut cols))| {
                     cols.sort_by(|a, b| (a.evidence, &a.key).cmp(&(b.evidence, &b.key)));
                     (place, text, cols)
                 })
                 .collect();
-            (id, title, releases)
+            let spelling = Spelling {
+                known: releases
+                    .iter()
+                    .filter_map(|(place, text, _)| match place {
+                        Place::Known(v, false) => Some((v.clone(), text.clone())),
+                        _ => None,
+                    })
+                    .collect(),
+                releases: matrix
+                    .families
+                    .iter()
+                    .filter(|f| Some(&f.id) == family.as_ref())
+                    .flat_map(|f| f.releases.iter().filter_map(|r| Version::parse(r)))
+                    .collect(),
+                release_texts: matrix
+                    .families
+                    .iter()
+                    .filter(|f| Some(&f.id) == family.as_ref())
+                    .flat_map(|f| f.releases.clone())
+                    .collect(),
+            };
+            (id, title, releases, spelling)
         })
         .collect();
 
@@ -396,9 +684,10 @@ pub fn build(matrix: &Matrix) -> Summary {
         id: row.id.clone(),
         label: label(row),
         title: row.title.clone(),
+        uses: row.uses.clone(),
         answers: families
             .iter()
-            .filter_map(|(id, _, releases)| {
+            .filter_map(|(id, _, releases, spelling)| {
                 let history: Vec<(Place, Step)> = releases
                     .iter()
                     .filter_map(|(place, text, cols)| {
@@ -409,7 +698,7 @@ pub fn build(matrix: &Matrix) -> Summary {
                         Some((place.clone(), step(text, &cells)?))
                     })
                     .collect();
-                answer(id, history)
+                answer(id, history, spelling)
             })
             .collect(),
     };
@@ -418,24 +707,30 @@ pub fn build(matrix: &Matrix) -> Summary {
         title: title.to_string(),
         rows: matrix.rows.iter().filter(|r| pick(r)).map(row_of).collect(),
     };
-    let sections = vec![
-        section(
-            "features",
-            "Functions and flags: since which release",
-            &|r| r.group == "functions" || r.group == "flags",
-        ),
-        section(
-            "errors",
-            "How errors are reported (raw libc, documented cases)",
-            &is_error_row,
-        ),
-    ];
+    let features = section(
+        "features",
+        "Functions and flags: since which release",
+        &|r| r.group == "functions" || r.group == "flags",
+    );
+    let mut errors = section(
+        "errors",
+        "How errors are reported (raw libc, documented cases)",
+        &is_error_row,
+    );
+    for row in &mut errors.rows {
+        for a in &mut row.answers {
+            mark_stale_unsupported(a, &row.uses, &features);
+            bound_by_functions(a, &row.uses, &features);
+        }
+    }
+    let sections = vec![features, errors];
     Summary {
         families: families
             .into_iter()
-            .map(|(id, title, releases)| SummaryFamily {
+            .map(|(id, title, releases, spelling)| SummaryFamily {
                 id,
                 title,
+                known_releases: spelling.release_texts.clone(),
                 releases: releases
                     .into_iter()
                     .map(|(_, release, cols)| {

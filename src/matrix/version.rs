@@ -2,9 +2,16 @@
 
 use std::cmp::Ordering;
 
-/// A dotted release number (`2.29`, `10.15`, `14.1` from `14.1-RELEASE`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A dotted release number (`2.29`, `10.15`, `14.1` from `14.1-RELEASE`). Equality is the
+/// ordering's: `26` and `26.0` are one release.
+#[derive(Debug, Clone, Eq)]
 pub struct Version(Vec<u64>);
+
+impl PartialEq for Version {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
 
 impl Version {
     /// The leading dotted number of `text`; `None` when it does not start with a digit, so a

@@ -16,7 +16,7 @@ use serde::Deserialize;
 use super::{PublishedAnswer, PublishedRow, PublishedSection};
 use crate::matrix::citation::Citation;
 use crate::matrix::error::MatrixError;
-use crate::matrix::model::{Cell, Column, Evidence, Matrix, Value};
+use crate::matrix::model::{Boundary, Cell, Column, Evidence, Matrix, Value};
 use crate::matrix::summary::{step, Answer, ReleaseColumns, Step, SummaryFamily};
 use crate::matrix::version::Version;
 use crate::yaml::YamlError;
@@ -177,6 +177,7 @@ impl Kernel {
             id: FAMILY.to_string(),
             title: TITLE.to_string(),
             releases: releases.into_iter().map(|(_, r)| r).collect(),
+            known_releases: Vec::new(),
         };
         let rows = self
             .file
@@ -208,6 +209,13 @@ impl Kernel {
                 columns: Vec::new(),
                 disagreement: false,
                 documented_from: Some(f.since.clone()),
+                began: Some(Boundary::Exact {
+                    release: f.since.clone(),
+                    after: None,
+                }),
+                states: Vec::new(),
+                notes: Vec::new(),
+                sources: Vec::new(),
             },
         )];
         let cells = matrix.rows.iter().find(|r| r.id == f.row).map(|r| &r.cells);
@@ -240,15 +248,24 @@ impl Kernel {
             family: FAMILY.to_string(),
             text: f.since.clone(),
             since: Some(f.since.clone()),
-            since_is_upper_bound: false,
+            // The kernel release that added the feature, from its commit or release notes.
+            boundary: Some(Boundary::Exact {
+                release: f.since.clone(),
+                after: None,
+            }),
             evidence,
             disagreement,
+            states: Vec::new(),
+            notes: Vec::new(),
+            sources: Vec::new(),
+            through: None,
             history: history.into_iter().map(|(_, s)| s).collect(),
         };
         PublishedRow {
             id: f.row.clone(),
             label: f.row.trim_start_matches("kernel.").to_string(),
             title: Some(f.title.clone()),
+            uses: Vec::new(),
             answers: vec![PublishedAnswer {
                 answer,
                 state: String::from("available"),

@@ -81,6 +81,9 @@ pub struct PublishedRow {
     pub label: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
+    /// For a case row: the feature rows the case relies on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uses: Vec<String>,
     pub answers: Vec<PublishedAnswer>,
 }
 
@@ -189,6 +192,7 @@ impl Published {
                         id: row.id.clone(),
                         label: row.label.clone(),
                         title: row.title.clone(),
+                        uses: row.uses.clone(),
                         answers: row
                             .answers
                             .iter()
@@ -266,7 +270,16 @@ impl Published {
                             id: r.id.clone(),
                             label: r.label.clone(),
                             title: r.title.clone(),
-                            answers: r.answers.iter().map(|a| a.answer.clone()).collect(),
+                            uses: r.uses.clone(),
+                            answers: r
+                                .answers
+                                .iter()
+                                .map(|a| Answer {
+                                    notes: a.notes.clone(),
+                                    sources: a.sources.clone(),
+                                    ..a.answer.clone()
+                                })
+                                .collect(),
                         })
                         .collect(),
                 })

@@ -8,6 +8,12 @@
 //! | `clone3-eperm` | `clone3` → `EPERM` | older Docker/containerd and RHEL 8 profiles (moby/moby#42680) |
 //! | `no-clone-vm` | `clone3` → `ENOSYS`, `clone` with `CLONE_VM` but not `CLONE_THREAD` → `EPERM` | a sandbox that allows threads and fork-like process creation only |
 //! | `nproc-reached` | no filter: `RLIMIT_NPROC` at 1, as user `nobody` when root (root is exempt) | a user at its process limit: every strategy must fail with `EAGAIN`, none may answer `Unsupported` |
+//! | `valgrind` | no filter: the observer runs under `valgrind -q` | a tool that runs `CLONE_VM|CLONE_VFORK` as a plain fork (and answers clone3 with `ENOSYS`): an error written to shared memory is lost, so the `CLONE_VM` strategies (and a `posix_spawn` that reports through shared memory) must be refused |
+//! | `qemu-user` | no filter: the observer runs under `qemu-<host arch>-static` | the same fork emulation in qemu's linux-user `do_fork` (binfmt runners, multi-arch container builds) |
+//!
+//! The last two are environments, not filters: [`Profile::wrapper`] names the tool that runs
+//! the observer, and [`record`] leaves a profile's row out (saying so) when its tool is not
+//! installed; nothing is recorded that did not run.
 //!
 //! A filter stays on across `execve` (with `no_new_privs`), so `spawnmatrix sandbox PROFILE --
 //! CMD` runs a whole test binary under it. Under `clone3-eperm`, glibc >= 2.34 cannot create
@@ -20,7 +26,7 @@ mod observe;
 mod seccomp;
 
 pub use nproc::subject_to_nproc;
-pub use observe::{observe, record};
+pub use observe::{installed, observe, record};
 
 use std::fmt;
 use std::io;
@@ -37,15 +43,24 @@ pub enum Profile {
     NoCloneVm,
     /// The process limit is reached: no process can be created, by any strategy.
     NprocReached,
+    /// Run under valgrind, which turns `CLONE_VM|CLONE_VFORK` into a fork.
+    Valgrind,
+    /// Run under qemu-user, which does the same.
+    QemuUser,
 }
+
+/// Set by [`record`] for a profile run through its [`Profile::wrapper`].
+const WRAPPED: &str = "SPAWNMATRIX_SANDBOX_WRAPPED";
 
 impl Profile {
     /// Every profile.
-    pub const ALL: [Profile; 4] = [
+    pub const ALL: [Profile; 6] = [
         Profile::Clone3Enosys,
         Profile::Clone3Eperm,
         Profile::NoCloneVm,
         Profile::NprocReached,
+        Profile::Valgrind,
+        Profile::QemuUser,
     ];
 
     /// The profile's name on the command line and in reports.
@@ -55,6 +70,18 @@ impl Profile {
             Profile::Clone3Eperm => "clone3-eperm",
             Profile::NoCloneVm => "no-clone-vm",
             Profile::NprocReached => "nproc-reached",
+            Profile::Valgrind => "valgrind",
+            Profile::QemuUser => "qemu-user",
+        }
+    }
+
+    /// The tool (and its arguments) the observer must run under, for the profiles that are
+    /// environments rather than filters.
+    pub fn wrapper(self) -> Option<Vec<String>> {
+        match self {
+            Profile::Valgrind => Some(vec!["valgrind".into(), "-q".into()]),
+            Profile::QemuUser => Some(vec![format!("qemu-{}-static", std::env::consts::ARCH)]),
+            _ => None,
         }
     }
 
@@ -63,6 +90,7 @@ impl Profile {
     pub fn apply(self) -> io::Result<()> {
         let rules: &[seccomp::Rule] = match self {
             Profile::NprocReached => return nproc::reach(),
+            Profile::Valgrind | Profile::QemuUser => return self.check_wrapped(),
             Profile::Clone3Enosys => &[seccomp::Rule::refuse(libc::SYS_clone3, libc::ENOSYS)],
             Profile::Clone3Eperm => &[seccomp::Rule::refuse(libc::SYS_clone3, libc::EPERM)],
             Profile::NoCloneVm => &[
@@ -80,6 +108,20 @@ impl Profile {
     }
 }
 
+impl Profile {
+    /// An environment profile cannot be installed: it holds only in a process its wrapper
+    /// runs, which [`record`] marks.
+    fn check_wrapped(self) -> io::Result<()> {
+        if std::env::var(WRAPPED).as_deref() == Ok(self.name()) {
+            return Ok(());
+        }
+        let tool = self.wrapper().unwrap_or_default().join(" ");
+        Err(io::Error::other(format!(
+            "{self} is an environment, not a filter: it is recorded by running `{tool} spawnmatrix sandbox {self} --observe` (sandbox::record does)"
+        )))
+    }
+}
+
 impl fmt::Display for Profile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
@@ -88,7 +130,7 @@ impl fmt::Display for Profile {
 
 /// A profile name that is not one of [`Profile::name`]'s.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
-#[error("unknown sandbox profile {0:?} (known: clone3-enosys, clone3-eperm, no-clone-vm, nproc-reached)")]
+#[error("unknown sandbox profile {0:?} (known: clone3-enosys, clone3-eperm, no-clone-vm, nproc-reached, valgrind, qemu-user)")]
 pub struct ParseProfileError(pub String);
 
 impl FromStr for Profile {
@@ -112,6 +154,8 @@ mod tests {
     #[case("clone3-eperm", Some(Profile::Clone3Eperm))]
     #[case("no-clone-vm", Some(Profile::NoCloneVm))]
     #[case("nproc-reached", Some(Profile::NprocReached))]
+    #[case("valgrind", Some(Profile::Valgrind))]
+    #[case("qemu-user", Some(Profile::QemuUser))]
     #[case("nproc", None)]
     fn names_round_trip(#[case] name: &str, #[case] p: Option<Profile>) {
         assert_eq!(name.parse::<Profile>().ok(), p);

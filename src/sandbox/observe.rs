@@ -61,22 +61,43 @@ fn spawn_wait(program: &Path, strategy: Strategy) -> io::Result<Strategy> {
 }
 
 /// Every profile's run, each in a fresh `exe sandbox PROFILE --observe` process (`exe` is
-/// this tool's binary). A profile whose process fails is an error naming it: a row is never
-/// filled in without a run.
+/// this tool's binary), run through the profile's [`Profile::wrapper`] if it has one. A
+/// profile whose process fails is an error naming it: a row is never filled in without a run.
+/// A wrapped profile whose tool is not installed is left out, with a note on stderr.
 pub fn record(exe: &Path) -> io::Result<BTreeMap<String, SandboxRun>> {
-    Profile::ALL
-        .into_iter()
-        .map(|p| {
-            let out = std::process::Command::new(exe)
-                .args(["sandbox", p.name(), "--observe"])
-                .stderr(std::process::Stdio::inherit())
-                .output()?;
-            let failed = |why: String| io::Error::other(format!("sandbox {p}: {why}"));
-            if !out.status.success() {
-                return Err(failed(format!("the observer ended with {}", out.status)));
+    let mut runs = BTreeMap::new();
+    for p in Profile::ALL {
+        let mut cmd = match p.wrapper() {
+            Some(tool) if !installed(&tool[0]) => {
+                eprintln!(
+                    "spawnmatrix: no sandbox row for {p}: {} is not installed",
+                    tool[0]
+                );
+                continue;
             }
-            let run = serde_json::from_slice(&out.stdout).map_err(|e| failed(e.to_string()))?;
-            Ok((p.name().to_string(), run))
-        })
-        .collect()
+            Some(tool) => {
+                let mut c = std::process::Command::new(&tool[0]);
+                c.args(&tool[1..]).arg(exe).env(super::WRAPPED, p.name());
+                c
+            }
+            None => std::process::Command::new(exe),
+        };
+        let out = cmd
+            .args(["sandbox", p.name(), "--observe"])
+            .stderr(std::process::Stdio::inherit())
+            .output()?;
+        let failed = |why: String| io::Error::other(format!("sandbox {p}: {why}"));
+        if !out.status.success() {
+            return Err(failed(format!("the observer ended with {}", out.status)));
+        }
+        let run = serde_json::from_slice(&out.stdout).map_err(|e| failed(e.to_string()))?;
+        runs.insert(p.name().to_string(), run);
+    }
+    Ok(runs)
+}
+
+/// Whether `tool` is a program on `PATH`.
+pub fn installed(tool: &str) -> bool {
+    std::env::var_os("PATH")
+        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(tool).is_file()))
 }

@@ -1,14 +1,19 @@
 //! `clone(CLONE_VM|CLONE_VFORK)`: the parent sleeps until the child execs or exits; the child
 //! resets caught signals itself (one `rt_sigaction` query per signal). A seccomp filter may
-//! refuse `CLONE_VM` (`EPERM`) or `clone` itself (`ENOSYS`): that is learned once (probed, or
-//! from a real call) and remembered, so `Auto` goes on to the next strategy and a forced
-//! `CloneVfork` is `Unsupported`.
+//! refuse `CLONE_VM` (`EPERM`) or `clone` itself (`ENOSYS`), and valgrind or qemu-user run it
+//! as a plain fork (the probe's sentinel never arrives): that is learned once (probed before
+//! the first spawn, or from a real call) and remembered, so `Auto` goes on to the next
+//! strategy and a forced `CloneVfork` is `Unsupported`.
+//!
+//! A pidfd is taken with `CLONE_PIDFD` (Linux 5.2+), which the legacy call returns through
+//! its `parent_tid` argument (so `CLONE_PARENT_SETTID` is never set with it).
 
 use std::ffi::c_void;
 use std::io;
 
 use super::stack::Stack;
-use super::vm_child::{self, child_main};
+use super::vm_child::{self, child_main, probe_main};
+use crate::dispatch::Spawned;
 use crate::error::errno;
 use crate::learned::{Learned, Verdict};
 use crate::plan::Prepared;
@@ -22,6 +27,11 @@ extern "C" fn entry(arg: *mut c_void) -> libc::c_int {
     unsafe { child_main(arg) }
 }
 
+extern "C" fn probe_entry(arg: *mut c_void) -> libc::c_int {
+    // SAFETY: `arg` is what `vm_child::probe` passed to clone.
+    unsafe { probe_main(arg) }
+}
+
 /// Whether `clone(CLONE_VM|CLONE_VFORK)` works here; probes once if not yet known.
 pub(super) fn works() -> bool {
     LEARNED.works(probe)
@@ -29,22 +39,34 @@ pub(super) fn works() -> bool {
 
 /// Spawns with `clone(CLONE_VM|CLONE_VFORK)`; `Ok(None)` if it is refused here (now
 /// remembered). The caller has checked that the strategy may run at all.
-pub(crate) fn clone_vfork(p: &mut Prepared) -> io::Result<Option<libc::pid_t>> {
-    if !LEARNED.maybe() {
+pub(crate) fn clone_vfork(p: &mut Prepared) -> io::Result<Option<Spawned>> {
+    if !works() {
         return Ok(None);
     }
-    let r = vm_child::spawn(p, true, |stack, arg| call(stack, entry, arg))?;
+    let r = vm_child::spawn(p, true, &LEARNED, |stack, arg, pidfd| {
+        call(stack, entry, arg, pidfd)
+    })?;
     LEARNED.outcome(r, verdict)
 }
 
-/// One clone call on `stack`: the pid, or the errno of the call itself.
+/// One clone call on `stack`: the pid, or the errno of the call itself. A non-null `pidfd`
+/// adds `CLONE_PIDFD`, the kernel storing the pidfd there.
 fn call(
     stack: &Stack,
     entry: extern "C" fn(*mut c_void) -> libc::c_int,
     arg: *mut c_void,
+    pidfd: *mut libc::c_int,
 ) -> Result<libc::pid_t, libc::c_int> {
-    // SAFETY: a private stack, an entry that never returns, and `arg` alive throughout.
-    match unsafe { libc::clone(entry, stack.top(), FLAGS, arg) } {
+    let flags = match pidfd.is_null() {
+        true => FLAGS,
+        false => FLAGS | libc::CLONE_PIDFD,
+    };
+    let no_tls = std::ptr::null_mut::<c_void>();
+    let no_ctid = std::ptr::null_mut::<libc::pid_t>();
+    // SAFETY: a private stack, an entry that never returns, and `arg` alive throughout;
+    // parent_tid is read by the kernel only with CLONE_PIDFD (no CLONE_PARENT_SETTID), tls
+    // and child_tid not at all (no CLONE_SETTLS, CLONE_CHILD_*).
+    match unsafe { libc::clone(entry, stack.top(), flags, arg, pidfd, no_tls, no_ctid) } {
         -1 => Err(errno()),
         pid => Ok(pid),
     }
@@ -59,13 +81,11 @@ fn verdict(errno: libc::c_int) -> Verdict {
     }
 }
 
-/// The probe child: exits at once.
-extern "C" fn exit_now(_: *mut c_void) -> libc::c_int {
-    // SAFETY: ends the child.
-    unsafe { crate::child_calls::exit(0) }
-}
-
-/// Finds out whether the call works by cloning a child that exits at once.
+/// Finds out whether the call works and shares memory, with a child that writes the
+/// sentinel and exits at once.
 fn probe() -> Verdict {
-    vm_child::probe(|stack| call(stack, exit_now, std::ptr::null_mut()), verdict)
+    vm_child::probe(
+        |stack, arg| call(stack, probe_entry, arg, std::ptr::null_mut()),
+        verdict,
+    )
 }

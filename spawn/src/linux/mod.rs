@@ -1,8 +1,10 @@
 //! Linux strategies that create the child themselves and share the parent's memory until it
-//! execs: `clone(CLONE_VM|CLONE_VFORK)` and `clone3` with `CLONE_CLEAR_SIGHAND`.
+//! execs: `clone(CLONE_VM|CLONE_VFORK)` and `clone3` with `CLONE_CLEAR_SIGHAND`; and how a
+//! forked child hands over its pidfd (`pidfd_channel`).
 
 mod clone3;
 mod clone_vfork;
+pub(super) mod pidfd_channel;
 mod stack;
 mod vm_child;
 

@@ -13,15 +13,16 @@ mod probe;
 
 use std::ffi::{c_char, CString};
 use std::io;
-use std::os::fd::{AsRawFd, OwnedFd};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 
 use actions::FileActions;
 use attr::Attr;
 
 use super::closefds::ClosePlan;
-use super::dispatch::unsupported;
+use super::dispatch::{unsupported, Spawned};
 use super::fdplan::copy_above;
 use super::os;
+use super::pidfd;
 use super::plan::{absolute_in, Prepared};
 use super::search::{Next, SearchState};
 use super::sigs;
@@ -65,8 +66,14 @@ pub(super) fn cannot_express(p: &Prepared) -> Option<&'static str> {
     None
 }
 
-/// Spawns with `posix_spawn`.
-pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
+/// Whether a pidfd can be taken in the spawn itself (glibc 2.39's `pidfd_spawn`).
+pub(super) fn takes_pidfd_atomically() -> bool {
+    spawn_ext::pidfd_spawn().is_some()
+}
+
+/// Spawns with `posix_spawn`, or with `pidfd_spawn` when a pidfd is wanted and the libc has
+/// it; without it a pidfd request gets the error (never a pidfd looked up by pid later).
+pub(super) fn spawn(p: &mut Prepared) -> io::Result<Spawned> {
     if let Some(what) = cannot_express(p) {
         return Err(unsupported(Strategy::PosixSpawn, what));
     }
@@ -77,29 +84,55 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<libc::pid_t> {
         .as_ref()
         .map(|v| v.iter().map(|c| c.as_ptr()).collect());
     let candidates = absolute_ptrs.as_ref().unwrap_or(&p.candidates);
-    let envp = p.envp.as_ptr();
+    let envp = p.envp.as_ptr().cast::<*mut c_char>();
+    let argv = p.argv.as_ptr().cast::<*mut c_char>();
+    let pidfd_spawn = spawn_ext::pidfd_spawn().filter(|_| p.want_pidfd);
     let mut search = SearchState::new();
     for &path in candidates {
         let mut pid = 0;
+        let mut raw_pidfd = -1;
         // SAFETY: every pointer was prepared for this call and outlives it.
         let rc = unsafe {
-            libc::posix_spawn(
-                &mut pid,
-                path,
-                actions.as_ptr(),
-                attr.as_ptr(),
-                p.argv.as_ptr().cast::<*mut c_char>(),
-                envp.cast::<*mut c_char>(),
-            )
+            match pidfd_spawn {
+                Some(f) => (f.func)(
+                    &mut raw_pidfd,
+                    path,
+                    actions.as_ptr(),
+                    attr.as_ptr(),
+                    argv,
+                    envp,
+                ),
+                None => {
+                    libc::posix_spawn(&mut pid, path, actions.as_ptr(), attr.as_ptr(), argv, envp)
+                }
+            }
         };
         if rc == 0 {
-            return Ok(pid);
+            return Ok(match pidfd_spawn {
+                None => Spawned {
+                    pid,
+                    pidfd: p.want_pidfd.then(|| Err(pidfd::unsupported())),
+                },
+                Some(_) => spawned_with_pidfd(raw_pidfd)?,
+            });
         }
         if let Next::Stop(e) = search.after(rc) {
             return Err(io::Error::from_raw_os_error(e));
         }
     }
     Err(io::Error::from_raw_os_error(search.result()))
+}
+
+/// The child `pidfd_spawn` made, its pid read from the pidfd.
+fn spawned_with_pidfd(raw: libc::c_int) -> io::Result<Spawned> {
+    // SAFETY: the new pidfd pidfd_spawn stored, owned by nobody else.
+    let fd = unsafe { OwnedFd::from_raw_fd(raw) };
+    // The child may already be gone (reaped unasked): then nothing is left to report on.
+    let pid = pidfd::pid_of(&fd)?;
+    Ok(Spawned {
+        pid,
+        pidfd: Some(Ok(fd)),
+    })
 }
 
 /// chdir/fchdir, then the fd plan.

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::matrix::model::Evidence;
+use crate::matrix::model::{Evidence, State, StateKind};
 use crate::matrix::summary::{Answer, Summary, SummaryRow};
 
 /// `R`, `L`, `D`: the evidence letters of the plain-text summary.
@@ -19,7 +19,7 @@ pub fn letters(evidence: &[Evidence]) -> String {
 }
 
 /// One answer in a few characters: `2.29 LD`, `no L`, `?` when nothing is known; `!` marks a
-/// disagreement between the evidence.
+/// disagreement between the evidence. States are not included (see [`with_states`]).
 pub fn short(answer: Option<&Answer>) -> String {
     match answer {
         None => String::from("?"),
@@ -28,6 +28,45 @@ pub fn short(answer: Option<&Answer>) -> String {
             format!("{} {}{warn}", a.text, letters(&a.evidence))
         }
     }
+}
+
+/// The answer with its states, each pointing to its numbered note: `10.15 LD · deprecated
+/// since 26 [3]`. `notes` collects `(number, family title, row label, state)`.
+fn with_states<'a>(
+    answer: Option<&'a Answer>,
+    family: &str,
+    row: &str,
+    notes: &mut Vec<(usize, String, String, &'a State)>,
+) -> String {
+    let mut text = short(answer);
+    for state in answer.map(|a| a.states.as_slice()).unwrap_or_default() {
+        let n = notes.len() + 1;
+        notes.push((n, family.to_string(), row.to_string(), state));
+        match state.state {
+            // The value already says "ignored"; the note number points to why.
+            StateKind::Ignored => {
+                let _ = write!(text, " [{n}]");
+            }
+            _ => {
+                let _ = write!(text, " · {} [{n}]", state.short());
+            }
+        }
+    }
+    text
+}
+
+/// One numbered state note: what, note, source.
+fn state_note(n: usize, family: &str, row: &str, state: &State) -> String {
+    let note = state
+        .note
+        .as_deref()
+        .map(|t| format!(": {t}"))
+        .unwrap_or_default();
+    format!(
+        "- [{n}] {family} `{row}`, {}{note}. Source: {}",
+        state.short(),
+        state.source
+    )
 }
 
 fn escape(text: &str) -> String {
@@ -45,10 +84,15 @@ pub fn markdown(s: &Summary) -> String {
     let _ = writeln!(out, "## Summary\n");
     let _ = writeln!(
         out,
-        "One row per feature, one column per platform family. A release number means \"since\n\
-         this release\" (`<=2.17`: already in the oldest release known); `no`: absent in the\n\
-         newest release known; `?`: nothing known. Letters: how the answer is known, R run,\n\
-         L link, D doc (with source); `!`: the evidence disagrees (see the full tables).\n"
+        "One row per feature, one column per platform family. The answer is the value in the\n\
+         newest release known and where it began: `2.29`, the first release (documented as the\n\
+         first, or the release before is known to differ); `13.1–14.0`, the first release lies\n\
+         in this range (13.0 is known to differ, 14.0 known to have it); `≤15`, only 15 is known\n\
+         to have it. `no`: absent in the newest release known; `?`: nothing known. Letters: how\n\
+         the answer is known, R run, L link, D doc (with source); `!`: the evidence disagrees\n\
+         (see the full tables). `· deprecated since 26 [n]`, `· known bug [n]`, `· needs\n\
+         _GNU_SOURCE [n]`, `ignored`: a state of the cell, with its note and source below the\n\
+         table.\n"
     );
     let titles: Vec<String> = s.families.iter().map(|f| escape(&f.title)).collect();
     for section in &s.sections {
@@ -58,13 +102,23 @@ pub fn markdown(s: &Summary) -> String {
         let _ = writeln!(out, "### {}\n", escape(&section.title));
         let _ = writeln!(out, "| {} | {} |", section.id, titles.join(" | "));
         let _ = writeln!(out, "|---|{}", "---|".repeat(titles.len()));
+        let mut notes = Vec::new();
         for row in &section.rows {
             let cells: Vec<String> = s
                 .families
                 .iter()
-                .map(|f| escape(&short(answer_for(row, &f.id))))
+                .map(|f| {
+                    let a = answer_for(row, &f.id);
+                    escape(&with_states(a, &f.title, &row.label, &mut notes))
+                })
                 .collect();
             let _ = writeln!(out, "| `{}` | {} |", row.label, cells.join(" | "));
+        }
+        if !notes.is_empty() {
+            out.push('\n');
+            for (n, family, row, state) in &notes {
+                let _ = writeln!(out, "{}", escape(&state_note(*n, family, row, state)));
+            }
         }
         let titled: Vec<&SummaryRow> = section.rows.iter().filter(|r| r.title.is_some()).collect();
         if !titled.is_empty() {

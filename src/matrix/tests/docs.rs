@@ -46,10 +46,25 @@ fn from_without_before_is_open_ended_and_before_its_start_is_unknown() {
     "row must start"
 )]
 #[case::bad_version("since: \"2.29\"", "since: \"two\"", "not a release number")]
-#[case::since_with_value(
+#[case::since_with_from(
     "since: \"2.29\"\n",
-    "since: \"2.29\"\n    value: false\n",
-    "since stands alone"
+    "since: \"2.29\"\n    from: \"2.28\"\n",
+    "since or from, not both"
+)]
+#[case::state_with_value(
+    "value: returned:ENOENT\n",
+    "value: returned:ENOENT\n    state: deprecated\n",
+    "a state claim has no value"
+)]
+#[case::needs_without_condition(
+    "value: returned:ENOENT\n",
+    "state: needs\n",
+    "state needs names its condition"
+)]
+#[case::bug_without_note(
+    "value: returned:ENOENT\n    from: \"2.24\"\n    source: GL-NEWS\n    note: reaped internally\n",
+    "state: known-bug\n    from: \"2.24\"\n    source: GL-NEWS\n",
+    "a known-bug says what it is"
 )]
 fn inconsistent_claims_are_errors(#[case] from: &str, #[case] to: &str, #[case] message: &str) {
     let text = GLIBC_YAML.replacen(from, to, 1);

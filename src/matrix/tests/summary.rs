@@ -77,8 +77,13 @@ fn one_release_is_one_step_with_all_its_evidence() {
 fn without_an_older_release_the_answer_is_an_upper_bound() {
     let m = merge(&[link("2.35", true)], &Default::default()).unwrap();
     let a = answer(&m, ADDCHDIR, "linux-glibc").unwrap();
-    assert_eq!(a.text, "<=2.35");
-    assert!(a.since_is_upper_bound);
+    assert_eq!(a.text, "≤2.35");
+    assert_eq!(
+        a.boundary,
+        Some(crate::matrix::model::Boundary::AtMost {
+            release: String::from("2.35")
+        })
+    );
 }
 
 #[test]
@@ -98,7 +103,8 @@ fn a_disagreement_is_flagged() {
 #[test]
 fn a_disagreement_that_moved_the_boundary_is_flagged() {
     // Observed absent at 2.36 against the claim "since 2.29", present at 2.39: the answer
-    // reads "2.39", and it rests on the contradicted 2.36, so it is flagged too.
+    // reads "2.37–2.39" (2.36 is the newest release known without it), and it rests on the
+    // contradicted 2.36, so it is flagged too.
     let run = with_cap(
         report("glibc", "2.36", "native"),
         "posix_spawn_file_actions_addchdir_np",
@@ -106,7 +112,7 @@ fn a_disagreement_that_moved_the_boundary_is_flagged() {
     );
     let m = merge(&[sourced("r.json", run), link("2.39", true)], &glibc_docs()).unwrap();
     let a = answer(&m, ADDCHDIR, "linux-glibc").unwrap();
-    assert_eq!(a.text, "2.39", "{a:#?}");
+    assert_eq!(a.text, "2.37–2.39", "{a:#?}");
     assert!(a.disagreement, "{a:#?}");
 }
 
@@ -129,7 +135,9 @@ fn documented_case_rows_form_the_error_section() {
         "only the raw libc, only documented rows"
     );
     let a = answer(&m, "cases.exec-enoent.libc", "linux-glibc").unwrap();
-    assert_eq!(a.text, "returned:ENOENT since 2.24");
+    // The fixture's claim says `from: "2.24"`: the release its source was read at, so only
+    // "at most 2.24".
+    assert_eq!(a.text, "returned:ENOENT since ≤2.24");
     assert_eq!(crate::matrix::render::summary::letters(&a.evidence), "RD");
 }
 

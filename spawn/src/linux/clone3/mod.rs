@@ -4,12 +4,15 @@
 //! Kernels without it answer `ENOSYS` (before 5.3) or `EINVAL` (5.3 and 5.4 lack
 //! `CLONE_CLEAR_SIGHAND`); seccomp filters answer `ENOSYS` (current Docker/podman) or `EPERM`
 //! (older Docker/containerd, RHEL 8). Any of those is remembered as "refused": `Auto` goes on
-//! to `clone_vfork` from then on, and a forced `Clone3` is `Unsupported`.
+//! to `clone_vfork` from then on, and a forced `Clone3` is `Unsupported`. So is a clone3 that
+//! runs as a plain fork (an emulator's: the probe's sentinel never arrives). A pidfd is taken
+//! with `CLONE_PIDFD` in the same call.
 
 use std::ffi::c_void;
 use std::io;
 
-use super::vm_child::{self, child_main};
+use super::vm_child::{self, child_main, probe_main};
+use crate::dispatch::Spawned;
 use crate::learned::{Learned, Verdict};
 use crate::plan::Prepared;
 use crate::sys::linux_kernel::{CloneArgs, CLONE_CLEAR_SIGHAND};
@@ -24,9 +27,38 @@ mod aarch64;
 #[cfg(target_arch = "aarch64")]
 use aarch64 as arch;
 
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(target_arch = "s390x")]
+mod s390x;
+#[cfg(target_arch = "s390x")]
+use s390x as arch;
+
+#[cfg(target_arch = "riscv64")]
+mod riscv64;
+#[cfg(target_arch = "riscv64")]
+use riscv64 as arch;
+
+// Little-endian powerpc64 with a compiler whose PowerPC inline assembly is stable (set by
+// build/clone3.rs).
+#[cfg(spawnmatrix_clone3_powerpc64le)]
+mod powerpc64le;
+#[cfg(spawnmatrix_clone3_powerpc64le)]
+use powerpc64le as arch;
+
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "s390x",
+    target_arch = "riscv64",
+    spawnmatrix_clone3_powerpc64le
+)))]
 mod other_arch;
-#[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+#[cfg(not(any(
+    target_arch = "x86_64",
+    target_arch = "aarch64",
+    target_arch = "s390x",
+    target_arch = "riscv64",
+    spawnmatrix_clone3_powerpc64le
+)))]
 use other_arch as arch;
 
 use arch::raw_clone3;
@@ -53,12 +85,13 @@ pub(crate) fn clone3_maybe_supported() -> bool {
     LEARNED.maybe()
 }
 
-/// Spawns with clone3; `Ok(None)` if clone3 is refused here (now remembered).
-pub(crate) fn clone3(p: &mut Prepared) -> io::Result<Option<libc::pid_t>> {
-    if !LEARNED.maybe() {
+/// Spawns with clone3; `Ok(None)` if clone3 is refused here (now remembered). Probes first
+/// if nothing is known yet, so a fork-like clone3 is never trusted with an error report.
+pub(crate) fn clone3(p: &mut Prepared) -> io::Result<Option<Spawned>> {
+    if !clone3_supported() {
         return Ok(None);
     }
-    LEARNED.outcome(vm_child::spawn(p, false, call)?, verdict)
+    LEARNED.outcome(vm_child::spawn(p, false, &LEARNED, call)?, verdict)
 }
 
 /// What an errno from the clone3 call itself says: `ENOSYS`, `EPERM` (seccomp) and `EINVAL`
@@ -70,18 +103,29 @@ fn verdict(errno: libc::c_int) -> Verdict {
     }
 }
 
-/// One clone3 call on `stack` with `arg` for the entry.
-fn call(stack: &super::stack::Stack, arg: *mut c_void) -> Result<libc::pid_t, libc::c_int> {
-    call_with(stack, child_main, arg)
+/// One clone3 call on `stack` with `arg` for the entry; a non-null `pidfd` adds
+/// `CLONE_PIDFD`, the kernel storing the pidfd there.
+fn call(
+    stack: &super::stack::Stack,
+    arg: *mut c_void,
+    pidfd: *mut libc::c_int,
+) -> Result<libc::pid_t, libc::c_int> {
+    call_with(stack, child_main, arg, pidfd)
 }
 
 fn call_with(
     stack: &super::stack::Stack,
     entry: Entry,
     arg: *mut c_void,
+    pidfd: *mut libc::c_int,
 ) -> Result<libc::pid_t, libc::c_int> {
+    let pidfd_flag = match pidfd.is_null() {
+        true => 0,
+        false => libc::CLONE_PIDFD as u64,
+    };
     let args = CloneArgs {
-        flags: FLAGS,
+        flags: FLAGS | pidfd_flag,
+        pidfd: pidfd as usize as u64,
         exit_signal: libc::SIGCHLD as u64,
         stack: stack.base() as u64,
         stack_size: stack.len() as u64,
@@ -95,15 +139,11 @@ fn call_with(
     }
 }
 
-/// The probe child: exits at once.
-unsafe extern "C" fn exit_now(_: *mut c_void) -> ! {
-    crate::child_calls::exit(0)
-}
-
-/// Finds out whether clone3 works by cloning a child that exits at once.
+/// Finds out whether clone3 works and shares memory, with a child that writes the sentinel
+/// and exits at once.
 fn probe() -> Verdict {
     vm_child::probe(
-        |stack| call_with(stack, exit_now, std::ptr::null_mut()),
+        |stack, arg| call_with(stack, probe_main, arg, std::ptr::null_mut()),
         verdict,
     )
 }

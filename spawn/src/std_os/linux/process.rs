@@ -11,8 +11,12 @@ pub use crate::pidfd::PidFd;
 /// Linux-specific `Command` options. Mirrors `std::os::linux::process::CommandExt`.
 pub trait CommandExt: Sealed {
     /// Whether the spawned `Child` holds a pidfd for the child ([`ChildExt::pidfd`]). It is
-    /// opened with `pidfd_open(2)` (Linux 5.3+) right after the spawn, under every strategy;
-    /// on an older kernel the spawn still succeeds and `pidfd()` is an error, as in std.
+    /// taken in the same step that creates the child, so it refers to the child even if the
+    /// child is reaped at once (`SIGCHLD` ignored): `CLONE_PIDFD` (clone3, and clone on Linux
+    /// 5.2+), `pidfd_spawn` (posix_spawn, glibc 2.39+), the child's own `pidfd_open` sent
+    /// over a socket (fork, Linux 5.3+). Where none of these is possible (an older kernel, or
+    /// a forced `PosixSpawn` without `pidfd_spawn`) the spawn still succeeds and `pidfd()` is
+    /// the error, as in std: a pidfd is never looked up by pid afterwards.
     fn create_pidfd(&mut self, val: bool) -> &mut Command;
 }
 
@@ -25,7 +29,8 @@ impl CommandExt for Command {
 
 /// Linux-specific `Child` access. Mirrors `std::os::linux::process::ChildExt`.
 pub trait ChildExt: Sealed {
-    /// The child's pidfd, if the command asked for one and the kernel gave it.
+    /// The child's pidfd, if the command asked for one and it could be taken race-free;
+    /// else why not (the spawn's own error, such as `Unsupported` or `EMFILE`).
     fn pidfd(&self) -> io::Result<&PidFd>;
 
     /// The child's pidfd, taking it out of the `Child`; the `Child` back if there is none.
@@ -36,12 +41,10 @@ pub trait ChildExt: Sealed {
 
 impl ChildExt for Child {
     fn pidfd(&self) -> io::Result<&PidFd> {
-        self.pidfd
-            .as_ref()
-            .ok_or_else(|| io::Error::other("No pidfd was created."))
+        self.public_pidfd()
     }
 
-    fn into_pidfd(mut self) -> Result<PidFd, Self> {
-        self.pidfd.take().ok_or(self)
+    fn into_pidfd(self) -> Result<PidFd, Self> {
+        self.take_public_pidfd()
     }
 }

@@ -1,0 +1,258 @@
+//! The child's pidfd refers to the child and nothing else, under every strategy (Linux): it is
+//! taken in the step that creates the child, so a child reaped at once (`SIGCHLD` ignored)
+//! does not leave it to a process that reused the pid; and a `Child` whose process was reaped
+//! through its pidfd signals and waits for nothing else.
+//!
+//! Where this runs as root, a decoy process is made to take the freed pid
+//! (`/proc/sys/kernel/ns_last_pid`), so a signal or pidfd that went by pid would hit it.
+
+#![cfg(target_os = "linux")]
+
+use std::io::ErrorKind;
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use rstest::rstest;
+use spawnmatrix_spawn::os::linux::process::{ChildExt, CommandExt as _};
+use spawnmatrix_spawn::os::unix::process::ExitStatusExt;
+use spawnmatrix_spawn::{Command, Strategy};
+
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Set in the re-executed copy to the name of the test whose body it runs.
+const MARKER: &str = "SPAWNMATRIX_PIDFD_SUBPROCESS";
+
+/// Runs `body` in a re-executed copy of this binary (for process-wide settings such as
+/// `SIGCHLD` ignored).
+fn isolated(test: &str, body: impl FnOnce()) {
+    if std::env::var(MARKER).as_deref() == Ok(test) {
+        body();
+        return;
+    }
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([test, "--exact", "--nocapture", "--test-threads=1"])
+        .env(MARKER, test)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    println!(
+        "--- {test} in a sub-process ---\n{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{test} failed in its sub-process");
+    assert!(
+        stdout.contains("1 passed"),
+        "the sub-process did not run {test}"
+    );
+}
+
+/// A `sleep` that took `pid`, if this process may choose the next pid (root). Panics if it
+/// may but the pid never came back (another process keeps taking it).
+fn decoy_at(pid: libc::pid_t) -> Option<std::process::Child> {
+    for _ in 0..200 {
+        let w = std::fs::write("/proc/sys/kernel/ns_last_pid", (pid - 1).to_string());
+        if let Err(e) = w {
+            println!("no decoy (ns_last_pid: {e}): the checks run without pid reuse");
+            return None;
+        }
+        let mut d = std::process::Command::new("sleep")
+            .arg("100")
+            .spawn()
+            .unwrap();
+        if d.id() == pid as u32 {
+            return Some(d);
+        }
+        let _ = d.kill();
+        let _ = d.wait();
+    }
+    panic!("pid {pid} was not reused in 200 tries");
+}
+
+/// Whether nothing signalled the decoy: it is ended with `SIGTERM` now, and a `SIGKILL`
+/// sent before (through a reused pid) would have won.
+fn untouched(decoy: Option<std::process::Child>) -> bool {
+    use std::os::unix::process::ExitStatusExt as _;
+    let Some(mut d) = decoy else {
+        return true;
+    };
+    // SAFETY: signals our own unreaped child.
+    unsafe { libc::kill(d.id() as libc::pid_t, libc::SIGTERM) };
+    d.wait().unwrap().signal() == Some(libc::SIGTERM)
+}
+
+/// The `Pid:` of a pidfd's fdinfo: -1 once the process is reaped.
+fn fdinfo_pid(fd: BorrowedFd<'_>) -> i64 {
+    let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{}", fd.as_raw_fd())).unwrap();
+    let line = info.lines().find_map(|l| l.strip_prefix("Pid:")).unwrap();
+    line.trim().parse().unwrap()
+}
+
+/// Waits until the pidfd's process is gone (reaped), at most 10 s.
+fn until_reaped(fd: BorrowedFd<'_>) {
+    let start = Instant::now();
+    while fdinfo_pid(fd) != -1 {
+        assert!(start.elapsed() < Duration::from_secs(10), "never reaped");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn readable(fd: BorrowedFd<'_>) -> bool {
+    let mut p = libc::pollfd {
+        fd: fd.as_raw_fd(),
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    // SAFETY: one pollfd.
+    unsafe { libc::poll(&mut p, 1, 0) == 1 }
+}
+
+/// Whether a forced strategy cannot give a race-free pidfd here: posix_spawn without
+/// glibc 2.39's `pidfd_spawn`.
+fn no_atomic_pidfd(strategy: Strategy) -> bool {
+    strategy == Strategy::PosixSpawn && spawnmatrix_spawn::sys::spawn_ext::pidfd_spawn().is_none()
+}
+
+const STRATEGIES: [Strategy; 5] = [
+    Strategy::Auto,
+    Strategy::Clone3,
+    Strategy::CloneVfork,
+    Strategy::PosixSpawn,
+    Strategy::Fork,
+];
+
+/// With `SIGCHLD` ignored the kernel reaps the child as it exits, and its pid is free at once.
+/// The pidfd (`create_pidfd`) and the exit fd taken at spawn (`Command::exit_fd`) still refer
+/// to the child: the fdinfo says it is gone (`Pid: -1`, not the decoy's pid), the exit fd
+/// polls readable, and `PidFd::kill` and `Child::kill` answer `ESRCH` and leave the decoy
+/// alone.
+#[rstest]
+fn pidfd_refers_to_the_child_even_when_sigchld_is_ignored() {
+    let _g = serial();
+    isolated(
+        "pidfd_refers_to_the_child_even_when_sigchld_is_ignored",
+        || {
+            // SAFETY: this process (a sub-process of its own) ignores SIGCHLD from now on.
+            unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+            for strategy in STRATEGIES.into_iter().filter(|s| s.is_available()) {
+                for exit_fd in [false, true] {
+                    let mut c = Command::new("/bin/true");
+                    c.strategy(strategy);
+                    match exit_fd {
+                        true => c.exit_fd(true),
+                        false => c.create_pidfd(true),
+                    };
+                    let mut child = c.spawn().unwrap();
+                    let pid = child.id() as libc::pid_t;
+                    if no_atomic_pidfd(strategy) {
+                        let e = match exit_fd {
+                            true => child.exit_fd().unwrap_err(),
+                            false => child.pidfd().unwrap_err(),
+                        };
+                        assert_eq!(e.kind(), ErrorKind::Unsupported, "{strategy}: {e}");
+                        continue;
+                    }
+                    let fd = match exit_fd {
+                        true => child.exit_fd().expect("the exit fd taken at spawn"),
+                        false => child.pidfd().expect("the pidfd").as_fd(),
+                    };
+                    until_reaped(fd);
+                    // The decoy is waited for below, so it must not be reaped unasked.
+                    // SAFETY: this test's own sub-process.
+                    unsafe { libc::signal(libc::SIGCHLD, libc::SIG_DFL) };
+                    let decoy = decoy_at(pid);
+                    let fd = match exit_fd {
+                        true => child.exit_fd().unwrap(),
+                        false => child.pidfd().unwrap().as_fd(),
+                    };
+                    assert_eq!(fdinfo_pid(fd), -1, "{strategy}: the fd is the decoy's");
+                    assert!(readable(fd), "{strategy}: the fd does not see the exit");
+                    if !exit_fd {
+                        let e = child.pidfd().unwrap().kill().unwrap_err();
+                        assert_eq!(e.raw_os_error(), Some(libc::ESRCH), "{strategy}");
+                    }
+                    let e = child.kill().unwrap_err();
+                    assert_eq!(e.raw_os_error(), Some(libc::ESRCH), "{strategy}");
+                    assert!(untouched(decoy), "{strategy}: the decoy was signalled");
+                    // SAFETY: this test's own sub-process ignores SIGCHLD again below.
+                    unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+                }
+            }
+        },
+    );
+}
+
+/// `PidFd::wait` reaps the child and tells its `Child`: `Child::kill` then signals nothing
+/// (the decoy that took the pid lives on), and `wait`/`try_wait` give the same status.
+#[rstest]
+fn child_kill_after_pidfd_wait_spares_the_reused_pid(
+    #[values(
+        Strategy::Auto,
+        Strategy::Clone3,
+        Strategy::CloneVfork,
+        Strategy::PosixSpawn,
+        Strategy::Fork
+    )]
+    strategy: Strategy,
+) {
+    let _g = serial();
+    if !strategy.is_available() || no_atomic_pidfd(strategy) {
+        return;
+    }
+    let mut child = Command::new("sleep")
+        .arg("100")
+        .strategy(strategy)
+        .create_pidfd(true)
+        .spawn()
+        .unwrap();
+    let pid = child.id() as libc::pid_t;
+    let pidfd = child.pidfd().unwrap();
+    pidfd.kill().unwrap();
+    let status = pidfd.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGKILL));
+    let decoy = decoy_at(pid);
+    child
+        .kill()
+        .expect("a child reaped through its pidfd needs no signal");
+    assert!(
+        untouched(decoy),
+        "{strategy}: Child::kill hit the reused pid"
+    );
+    assert_eq!(child.try_wait().unwrap(), Some(status));
+    assert_eq!(child.wait().unwrap(), status);
+}
+
+/// A failed exec with a pidfd asked for is still the error (the pidfd message of a forked
+/// child comes before its errno report), and leaves no fd and no child behind.
+#[rstest]
+fn failed_exec_with_a_pidfd_is_the_error(
+    #[values(
+        Strategy::Auto,
+        Strategy::Clone3,
+        Strategy::CloneVfork,
+        Strategy::PosixSpawn,
+        Strategy::Fork
+    )]
+    strategy: Strategy,
+) {
+    let _g = serial();
+    if !strategy.is_available() {
+        return;
+    }
+    let fds = || std::fs::read_dir("/proc/self/fd").unwrap().count();
+    let before = fds();
+    let e = Command::new("/nonexistent/program")
+        .strategy(strategy)
+        .create_pidfd(true)
+        .spawn()
+        .unwrap_err();
+    assert_eq!(e.raw_os_error(), Some(libc::ENOENT), "{strategy}: {e}");
+    assert_eq!(fds(), before, "{strategy}: an fd leaked");
+    // SAFETY: waitpid with a null status pointer.
+    let r = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) };
+    assert_eq!(r, -1, "{strategy}: a child is left over");
+}
