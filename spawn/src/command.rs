@@ -11,6 +11,7 @@ use super::command_iters::{CommandArgs, CommandEnvs};
 use super::env::EnvChanges;
 use super::ids::Ids;
 use super::plan::Prepared;
+pub(super) use super::rlimit::Rlimit;
 use super::status::{ExitStatus, Output};
 use super::stdio::{cloexec_at_handover, Stdio, StdioKind};
 use super::strategy::Strategy;
@@ -64,6 +65,10 @@ pub struct Command {
     pub(super) fds: BTreeMap<RawFd, OwnedFd>,
     pub(super) setsid: bool,
     pub(super) pgid: Option<libc::pid_t>,
+    /// Resource limits the child sets, in order (`Command::rlimit`).
+    pub(super) rlimits: Vec<Rlimit>,
+    /// The child's umask (`Command::umask`).
+    pub(super) umask: Option<libc::mode_t>,
     pub(super) mask: Mask,
     pub(super) reset_signals: Vec<libc::c_int>,
     pub(super) strategy: Strategy,
@@ -102,6 +107,8 @@ impl Command {
             fds: BTreeMap::new(),
             setsid: false,
             pgid: None,
+            rlimits: Vec::new(),
+            umask: None,
             mask: Mask::Inherit,
             reset_signals: Vec::new(),
             strategy: Strategy::Auto,
@@ -262,6 +269,52 @@ impl Command {
     /// ```
     pub fn setsid(&mut self, on: bool) -> &mut Command {
         self.setsid = on;
+        self
+    }
+
+    /// Sets a resource limit in the child (`setrlimit`; on Linux `prlimit64`), after
+    /// `setsid`/`setpgid` and before the id changes, so a root parent can still raise a hard
+    /// limit. Any number may be given; they are set in order. Unlike a `pre_exec` closure
+    /// doing the same, it keeps the `clone3`/`clone_vfork` path (resource limits are the
+    /// child's own even when it shares the parent's memory); `posix_spawn` cannot express it.
+    /// A limit the kernel refuses (soft above hard, an unknown resource, a raised hard limit
+    /// without privilege) fails the spawn with the child's errno.
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// // No core dumps from the child (the fast path stays: no fork of a large parent).
+    /// let out = Command::new("sh").args(["-c", "ulimit -c"]).rlimit(libc::RLIMIT_CORE, 0, 0).output()?;
+    /// assert_eq!(out.stdout, b"0\n");
+    /// let err = Command::new("true").rlimit(libc::RLIMIT_NOFILE, 10, 5).status().unwrap_err();
+    /// assert_eq!(err.raw_os_error(), Some(libc::EINVAL));
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn rlimit<R: TryInto<libc::c_int>>(
+        &mut self,
+        resource: R,
+        soft: libc::rlim_t,
+        hard: libc::rlim_t,
+    ) -> &mut Command {
+        // A number no resource has: the kernel answers EINVAL, as for any unknown resource.
+        let resource = resource.try_into().unwrap_or(-1);
+        self.rlimits.push(Rlimit::new(resource, soft, hard));
+        self
+    }
+
+    /// Sets the child's umask, right after its resource limits. The parent's umask is
+    /// untouched: the child has its own fs state (no `CLONE_FS`). `posix_spawn` cannot
+    /// express it.
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// let out = Command::new("sh").args(["-c", "umask"]).umask(0o077).output()?;
+    /// assert_eq!(out.stdout, b"0077\n");
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn umask(&mut self, mask: libc::mode_t) -> &mut Command {
+        self.umask = Some(mask);
         self
     }
 

@@ -124,6 +124,12 @@ impl Command {
         if self.setsid {
             d.field("setsid", &self.setsid);
         }
+        if !self.rlimits.is_empty() {
+            d.field("rlimits", &self.rlimits);
+        }
+        if self.umask.is_some() {
+            d.field("umask", &self.umask);
+        }
         if self.exit_fd {
             d.field("exit_fd", &self.exit_fd);
         }

@@ -14,6 +14,7 @@ use super::command::PreExec;
 use super::fdplan::FdMove;
 use super::ids::{self, IdCalls, Ids};
 use super::os;
+use super::rlimit::Rlimit;
 use super::search::{Next, SearchState};
 
 /// Where the child changes directory to, if anywhere.
@@ -34,6 +35,9 @@ pub(super) struct ChildView {
     pub cwd: ChildCwd,
     pub setsid: bool,
     pub pgid: Option<libc::pid_t>,
+    pub rlimits: *const Rlimit,
+    pub rlimits_len: usize,
+    pub umask: Option<libc::mode_t>,
     /// The fd plan; the child writes each move's `tmp`.
     pub moves: *mut FdMove,
     pub moves_len: usize,
@@ -77,6 +81,15 @@ pub(super) unsafe fn run<C: IdCalls>(v: &ChildView) -> libc::c_int {
         if e != 0 {
             return e;
         }
+    }
+    for r in slice(v.rlimits, v.rlimits_len) {
+        let e = sys::set_rlimit(r);
+        if e != 0 {
+            return e;
+        }
+    }
+    if let Some(mask) = v.umask {
+        sys::umask(mask);
     }
     if let Some(ids) = v.ids.as_ref() {
         let e = ids::apply::<C>(ids);

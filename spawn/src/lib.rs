@@ -38,7 +38,7 @@
 //!
 //! # Semantics (the same for every [`Strategy`] on every platform)
 //!
-//! - **Errors are returned, not exit codes.** A failed `setsid`, `setpgid`, `chdir`, `fchdir`,
+//! - **Errors are returned, not exit codes.** A failed `setsid`, `setpgid`, `setrlimit`, `chdir`, `fchdir`,
 //!   `dup2` or `execve` in the child is an `Err(io::Error)` whose `raw_os_error()` is the
 //!   child's errno; the failed child has already been reaped (no zombie). A process that
 //!   started is never reported as "exited 127" in place of an error. That holds where
@@ -57,7 +57,8 @@
 //!   which; an empty program is `ENOENT`; a signal number the platform does not know (in
 //!   `signal_mask` or `reset_signals`), `SIGKILL`/`SIGSTOP` in `reset_signals`, or a negative
 //!   child fd is `InvalidInput`.
-//! - **Order in the child:** `setsid`, `setpgid`, `setgroups`/`setgid`/`setuid`, change
+//! - **Order in the child:** `setsid`, `setpgid`, resource limits ([`Command::rlimit`], in
+//!   the order given), `umask` ([`Command::umask`]), `setgroups`/`setgid`/`setuid`, change
 //!   directory, fd mapping, signal dispositions, signal mask, `pre_exec` closures, closing the
 //!   other fds ([`Command::close_fds`]), `execve`.
 //! - **Program lookup.** A program containing `/` is used as given; a relative one is resolved
@@ -111,6 +112,11 @@
 //!   the child of `clone3`, `clone_vfork` and `fork` makes raw system calls only, so an
 //!   `LD_PRELOAD` interposer of `open`, `close`, `chdir`, `dup2`, `execve`, `sigaction`, ...
 //!   sees none of them (`spawn/tests/no_libc_in_child.rs`); it still sees the parent's.
+//! - **Resource limits and umask keep the fast path.** [`Command::rlimit`] and
+//!   [`Command::umask`] run in a `clone3`/`clone_vfork` child: without `CLONE_THREAD` the
+//!   child has its own copy of the limits (the kernel's `signal_struct`), and without
+//!   `CLONE_FS` its own umask (`fs_struct`), so the parent's stay as they were. `posix_spawn`
+//!   has no attribute for either: forced, it is `Unsupported`, and `Auto` skips it.
 //! - **Which strategy can do what.** `pre_exec` closures and ids (`uid`/`gid`/`groups`) need
 //!   a forked child, as in std: `Auto` uses `fork` for them, and any other forced strategy is
 //!   `Unsupported` (a `CLONE_VM` child that changes ids makes the kernel mark the shared
@@ -204,6 +210,7 @@ unix! {
     #[path = "os/mod.rs"]
     mod platform;
     mod posix;
+    mod rlimit;
     mod search;
     mod sigs;
     mod status;

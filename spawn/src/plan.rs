@@ -8,7 +8,7 @@ use std::os::fd::{AsRawFd, OwnedFd, RawFd};
 use std::os::unix::ffi::OsStrExt;
 
 use super::closefds::ClosePlan;
-use super::command::{Command, Cwd, Defaults, Mask, PreExec};
+use super::command::{Command, Cwd, Defaults, Mask, PreExec, Rlimit};
 use super::cstr::{c_string, no_nul};
 use super::cstr_array::{self, CStrArray};
 use super::error::InputError;
@@ -40,6 +40,8 @@ pub(super) struct Prepared {
     pub fds: FdPlan,
     pub setsid: bool,
     pub pgid: Option<libc::pid_t>,
+    pub rlimits: Vec<Rlimit>,
+    pub umask: Option<libc::mode_t>,
     /// The child's mask if not the calling thread's.
     pub mask: Option<libc::sigset_t>,
     /// `SIGPIPE` and the signals asked to be reset.
@@ -110,6 +112,8 @@ impl Prepared {
                 fds,
                 setsid: cmd.setsid,
                 pgid: cmd.pgid,
+                rlimits: cmd.rlimits.clone(),
+                umask: cmd.umask,
                 mask,
                 default_signals,
                 _child_ends: fd_setup.child_ends,
@@ -138,6 +142,9 @@ impl Prepared {
             },
             setsid: self.setsid,
             pgid: self.pgid,
+            rlimits: self.rlimits.as_ptr(),
+            rlimits_len: self.rlimits.len(),
+            umask: self.umask,
             moves: self.fds.moves.as_mut_ptr(),
             moves_len: self.fds.moves.len(),
             high: self.fds.high,

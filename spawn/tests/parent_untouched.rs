@@ -1,8 +1,8 @@
 //! "The parent is untouched", as a test: around every spawn (strategy × scenario, successful,
 //! failed or refused), this process's state is read before and after and must be equal:
 //! the dumpable flag, the credentials and groups, the working directory, the umask, the
-//! calling thread's signal mask, every signal disposition, the fd table (numbers, fd flags,
-//! status flags, which file), `errno`, and the children (none left: no zombie).
+//! core and open-files limits, the calling thread's signal mask, every signal disposition,
+//! the fd table (numbers, fd flags, status flags, which file), `errno`, and the children (none left: no zombie).
 //!
 //! The cases run one at a time (`SERIAL`): the fd table and the dispositions are the whole
 //! process's, so no other test of this binary may open an fd or install a handler meanwhile.
@@ -40,6 +40,8 @@ struct ParentState {
     groups: Vec<libc::gid_t>,
     cwd: std::path::PathBuf,
     umask: libc::mode_t,
+    /// The core and open-files limits (soft, hard).
+    rlimits: Vec<(u64, u64)>,
     mask: Vec<libc::c_int>,
     dispositions: Vec<Disposition>,
     fds: Vec<FdEntry>,
@@ -103,6 +105,21 @@ fn groups() -> Vec<libc::gid_t> {
     let n = unsafe { libc::getgroups(groups.len() as libc::c_int, groups.as_mut_ptr()) };
     groups.truncate(usize::try_from(n).expect("getgroups"));
     groups
+}
+
+/// The limits the `Rlimit` scenarios set in the child.
+fn rlimits() -> Vec<(u64, u64)> {
+    [libc::RLIMIT_CORE, libc::RLIMIT_NOFILE]
+        .into_iter()
+        .map(|resource| {
+            // SAFETY: getrlimit writes the struct.
+            unsafe {
+                let mut r: libc::rlimit = std::mem::zeroed();
+                assert_eq!(libc::getrlimit(resource, &mut r), 0);
+                (r.rlim_cur as u64, r.rlim_max as u64)
+            }
+        })
+        .collect()
 }
 
 /// The umask, read from `/proc` where it is there (reading it with `umask` sets it).
@@ -195,6 +212,7 @@ impl ParentState {
             groups,
             cwd,
             umask,
+            rlimits,
             mask,
             dispositions,
             fds,
@@ -212,6 +230,7 @@ impl ParentState {
             groups: groups(),
             cwd: std::env::current_dir().expect("cwd"),
             umask: umask(),
+            rlimits: rlimits(),
             mask: thread_mask(),
             dispositions: dispositions(),
             fds: fd_table(),
@@ -272,6 +291,10 @@ enum Scenario {
     Pidfd,
     /// `setsid`.
     Setsid,
+    /// Resource limits (core 0/0, open files lowered) and a umask.
+    Rlimit,
+    /// An invalid limit (soft above hard) after a valid one: `EINVAL`.
+    RlimitFails,
 }
 
 /// The uid and gid a root test process spawns as; its own otherwise.
@@ -354,6 +377,17 @@ fn build(scenario: Scenario, strategy: Strategy) -> (Command, Vec<OwnedFd>, Opti
         Scenario::Setsid => {
             c.setsid(true);
         }
+        Scenario::Rlimit => {
+            c.rlimit(libc::RLIMIT_CORE, 0, 0)
+                .rlimit(libc::RLIMIT_NOFILE, 64, 64)
+                .umask(0o077);
+        }
+        Scenario::RlimitFails => {
+            c.rlimit(libc::RLIMIT_CORE, 0, 0)
+                .umask(0o077)
+                .rlimit(libc::RLIMIT_NOFILE, 10, 5);
+            want = Some(libc::EINVAL);
+        }
     }
     c.strategy(strategy);
     (c, keep, want)
@@ -427,7 +461,9 @@ fn parent_is_untouched(
         Scenario::PreExec,
         Scenario::PreExecFails,
         Scenario::Pidfd,
-        Scenario::Setsid
+        Scenario::Setsid,
+        Scenario::Rlimit,
+        Scenario::RlimitFails
     )]
     scenario: Scenario,
 ) {

@@ -112,7 +112,11 @@ pub fn render(
         .generated_from
         .as_ref()
         .map_or("", |g| g.targets_tree.as_str());
-    let section = diff.map(|d| {
+    // A republish that moves no data version (a new targets tree whose cells, notes and
+    // history are the same) keeps the history as it is: rewriting this version's section
+    // from a diff against itself would empty it.
+    let same_version = prev.as_ref().and_then(|p| p.data_version.as_deref()) == Some(&*version);
+    let section = diff.filter(|_| !same_version).map(|d| {
         let heading = format!(
             "{version} (targets tree {})",
             tree.get(..12).unwrap_or(tree)

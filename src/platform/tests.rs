@@ -48,3 +48,21 @@ fn linux_os_version_comes_from_os_release() {
         super::os_release::read().and_then(|fields| super::os_release::os_version(&fields));
     assert_eq!(detect().os_version, expected);
 }
+
+/// The seccomp profile comes from the image label `ci/containers.sh` writes, and only there.
+#[rstest::rstest]
+#[case(
+    Some("spawnmatrix/debian:bullseye seccomp=docker-default"),
+    Some("docker-default")
+)]
+#[case(Some("spawnmatrix/debian:bullseye"), None)]
+#[case(Some("macos-15"), None)]
+#[case(None, None)]
+fn the_seccomp_profile_is_read_from_the_image_label(
+    #[case] image: Option<&str>,
+    #[case] profile: Option<&str>,
+) {
+    let mut p = detect();
+    p.provenance.image = image.map(str::to_string);
+    assert_eq!(p.seccomp_profile(), profile);
+}

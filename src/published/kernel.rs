@@ -2,8 +2,8 @@
 //! (`clone3`, `CLONE_PIDFD`, `close_range`, `pidfd_open`, ...), each with the first release
 //! the kernel's man pages give (`targets/linux-kernel/kernel.yaml`, doc evidence) and what
 //! every Linux column observed (its `kernel.*` cells, run evidence, grouped by the kernel
-//! release the column ran on: 6.18 on the build machine and in its containers, 6.1 in the
-//! emulated Debian 12 guests).
+//! release the column ran on: 6.18 on the build machine, 6.1 in the emulated Debian 12
+//! guests; the containers run under Docker's seccomp profile and are left out).
 //!
 //! No report belongs to this family: a column's libc decides its own family, and its kernel
 //! cells are read here a second time, under the kernel's release.
@@ -127,9 +127,15 @@ impl Kernel {
 
     /// The kernel family and its section, from the file and `matrix`'s Linux columns.
     pub fn section(&self, matrix: &Matrix) -> (SummaryFamily, PublishedSection) {
-        // Run columns by kernel release (`6.18.44-fc` → 6.18), in release order.
+        // Run columns by kernel release (`6.18.44-fc` → 6.18), in release order. A column run
+        // under a seccomp profile is left out: its kernel cells are the sandbox's answers
+        // (its own libc family shows them, with the profile in its label).
         let mut by_release: BTreeMap<Vec<u64>, (String, Vec<&Column>)> = BTreeMap::new();
-        for c in matrix.columns.iter().filter(|c| c.platform.os == "linux") {
+        for c in matrix
+            .columns
+            .iter()
+            .filter(|c| c.platform.os == "linux" && c.platform.seccomp_profile().is_none())
+        {
             let Some(v) = c.platform.kernel.as_deref().and_then(Version::parse) else {
                 continue;
             };

@@ -111,6 +111,17 @@ pub struct Provenance {
 }
 
 impl Platform {
+    /// The seccomp profile the run was confined by, when its image label names one
+    /// (`spawnmatrix/debian:bullseye seccomp=docker-default`, as `ci/containers.sh` labels
+    /// every container). Under such a filter a `kernel.*` cell is the sandbox's answer, not
+    /// the kernel's (Docker's default answers `clone3` with `ENOSYS`).
+    pub fn seccomp_profile(&self) -> Option<&str> {
+        let image = self.provenance.image.as_deref()?;
+        image
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("seccomp="))
+    }
+
     /// A stable column key: `os[-os_version]-arch-libc[-libc_version]@provenance[:image]`.
     ///
     /// The OS version is part of the key only when it is a release number (`14.1`, `10.15`):

@@ -30,6 +30,15 @@ pub(crate) unsafe fn setpgid(pgid: libc::pid_t) -> libc::c_int {
     zero_or_errno(libc::setpgid(0, pgid))
 }
 
+pub(crate) unsafe fn set_rlimit(r: &crate::rlimit::Rlimit) -> libc::c_int {
+    zero_or_errno(libc::setrlimit(r.resource as _, &r.limits))
+}
+
+/// `umask(mask)`; it cannot fail.
+pub(crate) unsafe fn umask(mask: libc::mode_t) {
+    libc::umask(mask);
+}
+
 pub(crate) unsafe fn chdir(path: *const c_char) -> libc::c_int {
     zero_or_errno(libc::chdir(path))
 }

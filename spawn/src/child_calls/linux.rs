@@ -33,6 +33,23 @@ pub(crate) unsafe fn setpgid(pgid: libc::pid_t) -> libc::c_int {
     zero_or_errno(libc::syscall(libc::SYS_setpgid, 0 as libc::pid_t, pgid))
 }
 
+/// `prlimit64(0, resource, new, NULL)`: the calling process's limit.
+pub(crate) unsafe fn set_rlimit(r: &crate::rlimit::Rlimit) -> libc::c_int {
+    let no_old: *mut u64 = std::ptr::null_mut();
+    zero_or_errno(libc::syscall(
+        libc::SYS_prlimit64,
+        0 as libc::pid_t,
+        r.resource,
+        r.limits.as_ptr(),
+        no_old,
+    ))
+}
+
+/// `umask(mask)`; it cannot fail.
+pub(crate) unsafe fn umask(mask: libc::mode_t) {
+    libc::syscall(libc::SYS_umask, mask);
+}
+
 pub(crate) unsafe fn chdir(path: *const c_char) -> libc::c_int {
     zero_or_errno(libc::syscall(libc::SYS_chdir, path))
 }

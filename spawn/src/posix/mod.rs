@@ -54,6 +54,12 @@ pub(super) fn cannot_express(p: &Prepared) -> Option<&'static str> {
     if p.setsid && setsid_flag().is_none() {
         return Some("start a new session (no POSIX_SPAWN_SETSID)");
     }
+    if !p.rlimits.is_empty() {
+        return Some("set resource limits (posix_spawn has no rlimit attribute)");
+    }
+    if p.umask.is_some() {
+        return Some("set the umask (posix_spawn has no umask attribute)");
+    }
     if p.close.is_some() && spawn_ext::addclosefrom().is_none() {
         return Some("close other fds (no posix_spawn_file_actions_addclosefrom_np)");
     }
