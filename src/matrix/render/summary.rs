@@ -19,7 +19,7 @@ pub fn letters(evidence: &[Evidence]) -> String {
 }
 
 /// One answer in a few characters: `2.29 LD`, `no L`, `?` when nothing is known; `!` marks a
-/// disagreement between the evidence. States are not included (see [`with_states`]).
+/// disagreement between the evidence. States are not included (see `with_states`).
 pub fn short(answer: Option<&Answer>) -> String {
     match answer {
         None => String::from("?"),
