@@ -11,5 +11,8 @@
 for t in i686-unknown-linux-gnu i686-unknown-linux-musl; do
   echo "-- $t"
   cargo test --locked --target "$t" -p spawnmatrix-spawn --lib --test parent_untouched --test pidfd --test fake_vfork
-  cargo test --locked --target "$t" -p spawnmatrix --lib --test spawn --test profiles --test conformance
+  # The profiles' recorded rows are left out on i686: their valgrind profile runs the observer
+  # under the host's valgrind, which exits 1 for an i686 binary here (it lacks the 32-bit
+  # tool). They run on x86_64 in `cargo test` and in 47-sandbox-profiles.
+  cargo test --locked --target "$t" -p spawnmatrix --lib --test spawn --test profiles --test conformance -- --skip recorded::recorded_rows
 done
