@@ -3,6 +3,7 @@
 for t in x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin; do
   echo "-- $t"
   cargo check --locked --target "$t"
+  bash ci/disk.sh prune
 done
 
 # Every other Unix std supports, the library only (the tool needs a C toolchain per target):
@@ -11,6 +12,7 @@ done
 for t in x86_64-unknown-netbsd x86_64-unknown-illumos aarch64-linux-android x86_64-pc-windows-gnu wasm32-unknown-unknown; do
   echo "-- $t (spawnmatrix-spawn)"
   cargo check --locked --target "$t" -p spawnmatrix-spawn
+  bash ci/disk.sh prune
 done
 
 # FreeBSD's close_range (12.2+) is looked up at run time, so a binary loads on older releases:
@@ -46,4 +48,5 @@ for t in mips64-unknown-linux-gnuabi64 mips-unknown-linux-gnu sparc64-unknown-li
          x86_64-unknown-openbsd x86_64-unknown-dragonfly x86_64-pc-solaris; do
   echo "-- $t (spawnmatrix-spawn, $nightly, -Zbuild-std)"
   cargo "+$nightly" check --locked -Zbuild-std=std,panic_abort --target "$t" -p spawnmatrix-spawn
+  bash ci/disk.sh prune
 done
