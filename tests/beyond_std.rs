@@ -30,10 +30,15 @@ fn close_fds_leaves_only_stdio_and_mapped_fds(
     let refused = matches!(&r, Err(e) if e.kind() == std::io::ErrorKind::Unsupported);
     drop(r.map(|mut child| child.wait()));
     if refused {
-        // Only where the strategy is missing, or posix_spawn has no addclosefrom_np.
+        // Only where the strategy is missing, or posix_spawn has neither addclosefrom_np nor
+        // Apple's POSIX_SPAWN_CLOEXEC_DEFAULT with addinherit_np.
+        use spawnmatrix::sys::{flags, spawn_ext};
+        let cloexec_default = flags::by_name("POSIX_SPAWN_CLOEXEC_DEFAULT").is_some()
+            && spawn_ext::addinherit().is_some();
         let posix_cannot = strategy == Strategy::PosixSpawn
             && close
-            && spawnmatrix::sys::spawn_ext::addclosefrom().is_none();
+            && spawn_ext::addclosefrom().is_none()
+            && !cloexec_default;
         assert!(
             !strategy.is_available() || posix_cannot,
             "{strategy} refused"

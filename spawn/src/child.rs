@@ -5,6 +5,7 @@ use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
 use std::process::{ChildStderr, ChildStdin, ChildStdout};
 
 use super::error::check;
+use super::exit_notifier::{self, ExitNotifier};
 use super::output::read2;
 use super::pidfd::{self, PidFd, Reaped};
 use super::plan::ParentEnds;
@@ -150,6 +151,33 @@ impl Child {
             Some(Err(e)) => Err(same_error(e)),
             None => Err(io::Error::other("no exit fd")),
         }
+    }
+
+    /// An owned fd that polls readable once the child has exited, for an event loop that
+    /// must own what it waits on (the `Child` stays free to be waited, killed or dropped).
+    /// Linux: a duplicate of the child's pidfd, as [`exit_fd`](Self::exit_fd) gives it (the
+    /// same race notes). macOS and the BSDs: a kqueue with an `EVFILT_PROC`/`NOTE_EXIT`
+    /// filter. Elsewhere `Unsupported`; after a wait `InvalidInput` (the pid may be reused).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// let mut child = Command::new("true").spawn()?;
+    /// if let Ok(exit) = child.exit_notifier() {
+    ///     assert!(exit.wait_timeout(Duration::from_secs(60))?);
+    ///     assert!(child.try_wait()?.is_some()); // reaps without blocking
+    /// }
+    /// child.wait()?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn exit_notifier(&mut self) -> io::Result<ExitNotifier> {
+        exit_notifier::for_child(self).map(ExitNotifier::new)
+    }
+
+    /// Whether the status is known (this `Child` or its pidfd reaped the process).
+    pub(super) fn has_been_waited(&self) -> bool {
+        self.status.get().is_some()
     }
 
     /// The pidfd `create_pidfd` asked for, or why there is none (`ChildExt::pidfd`).

@@ -34,7 +34,8 @@
 //! [`Command::signal_mask`], [`Command::reset_signals`], [`Command::close_fds`] (close every
 //! fd the parent did not hand over), [`Command::exit_fd`] and [`Command::strategy`];
 //! [`Child::strategy`] says which strategy ran, [`Child::exit_fd`] gives an fd that polls
-//! readable when the child exits (for event loops).
+//! readable when the child exits (for event loops), and [`Child::exit_notifier`] an owned one
+//! ([`ExitNotifier`]: a pidfd on Linux, a kqueue `EVFILT_PROC` filter on macOS and the BSDs).
 //!
 //! # Semantics (the same for every [`Strategy`] on every platform)
 //!
@@ -73,7 +74,11 @@
 //!   is found, any other error stops the search; there is no `/bin/sh` retry on `ENOEXEC`. An
 //!   entry too long to form a path under `PATH_MAX` is skipped, as `execvp` does.
 //!   Relative `PATH` entries resolve against the child's new working directory. The list of
-//!   candidates is computed in the parent, so every strategy tries the same paths.
+//!   candidates is computed in the parent, so every strategy tries the same paths. The
+//!   `posix_spawn` strategy skips a candidate the parent sees is missing (`ENOENT`,
+//!   `ENOTDIR`: the same for any credentials) without creating a process for it, and feeds
+//!   that errno to the same rule; a relative candidate is checked so only when the child keeps
+//!   the parent's working directory.
 //! - **Signals.** `SIGPIPE` and every signal in `reset_signals` become `SIG_DFL`; caught signals
 //!   become `SIG_DFL` (as exec does; no handler ever runs in the child); other ignored signals
 //!   stay ignored. The child's mask is the calling thread's mask unless `signal_mask` is given.
@@ -187,6 +192,7 @@ unix! {
     mod error;
     mod exec;
     mod exec_child;
+    mod exit_notifier;
     mod fdplan;
     mod fork;
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
@@ -239,6 +245,7 @@ unix! {
     struct ReadmeExample;
 
     pub use child::Child;
+    pub use exit_notifier::ExitNotifier;
     pub use command::Command;
     pub use command_iters::{CommandArgs, CommandEnvs};
     pub use error::{InputError, UnsupportedError};

@@ -241,22 +241,24 @@ impl ParentState {
     }
 }
 
-#[cfg(target_os = "linux")]
-fn errno_place() -> *mut libc::c_int {
-    // SAFETY: the calling thread's errno.
-    unsafe { libc::__errno_location() }
-}
-
-#[cfg(any(target_os = "android", target_os = "cygwin"))]
-fn errno_place() -> *mut libc::c_int {
-    // SAFETY: the calling thread's errno.
-    unsafe { libc::__errno() }
-}
-
+// Where each libc keeps the calling thread's errno (as the crate's `error.rs` says).
+#[cfg(any(target_os = "illumos", target_os = "solaris"))]
+use libc::___errno as errno_location;
+#[cfg(any(
+    target_os = "android",
+    target_os = "cygwin",
+    target_os = "netbsd",
+    target_os = "openbsd"
+))]
+use libc::__errno as errno_location;
+#[cfg(any(target_os = "linux", target_os = "dragonfly"))]
+use libc::__errno_location as errno_location;
 #[cfg(any(target_os = "freebsd", target_vendor = "apple"))]
+use libc::__error as errno_location;
+
 fn errno_place() -> *mut libc::c_int {
     // SAFETY: the calling thread's errno.
-    unsafe { libc::__error() }
+    unsafe { errno_location() }
 }
 
 /// An errno value no call sets, so any write to `errno` shows.

@@ -29,10 +29,11 @@ impl FileActions {
         check_rc(unsafe { crate::sys::spawn_fns::posix_spawn_file_actions_addclose(self.0.as_mut_ptr(), fd) })
     }
 
-    /// `addclosefrom_np`; the caller has checked that the platform has it.
-    pub(super) fn closefrom(&mut self, f: spawn_ext::AddFdFn, from: RawFd) -> io::Result<()> {
+    /// An fd adder looked up at run time (`addclosefrom_np`, `addinherit_np`); the caller
+    /// has checked that the platform has it.
+    pub(super) fn add_fd(&mut self, f: spawn_ext::AddFdFn, fd: RawFd) -> io::Result<()> {
         // SAFETY: an initialised object.
-        check_rc(unsafe { f(self.0.as_mut_ptr(), from) })
+        check_rc(unsafe { f(self.0.as_mut_ptr(), fd) })
     }
 
     /// `addchdir`; the caller has checked that the platform has it.

@@ -5,10 +5,13 @@
 //! that copy. So no action depends on how a libc treats `dup2(fd, fd)` or `addclose`, and no
 //! action touches an fd the plan does not name. The program candidates are tried one `posix_spawn` each,
 //! with the `execvp` rule, so the search is the same as elsewhere (and `posix_spawnp`'s
-//! `/bin/sh` retry on some platforms never happens).
+//! `/bin/sh` retry on some platforms never happens); a candidate the parent sees is missing
+//! costs no process (`prefilter`).
 
 mod actions;
 mod attr;
+mod closing;
+mod prefilter;
 mod probe;
 
 use std::ffi::{c_char, CString};
@@ -18,7 +21,6 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use actions::FileActions;
 use attr::Attr;
 
-use super::closefds::ClosePlan;
 use super::dispatch::{unsupported, Spawned};
 use super::fdplan::copy_above;
 use super::os;
@@ -60,8 +62,10 @@ pub(super) fn cannot_express(p: &Prepared) -> Option<&'static str> {
     if p.umask.is_some() {
         return Some("set the umask (posix_spawn has no umask attribute)");
     }
-    if p.close.is_some() && spawn_ext::addclosefrom().is_none() {
-        return Some("close other fds (no posix_spawn_file_actions_addclosefrom_np)");
+    if p.close.is_some() && closing::closer().is_none() {
+        return Some(
+            "close other fds (no posix_spawn_file_actions_addclosefrom_np, no POSIX_SPAWN_CLOEXEC_DEFAULT)",
+        );
     }
     None
 }
@@ -88,7 +92,17 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<Spawned> {
     let argv = p.argv.as_ptr().cast::<*mut c_char>();
     let pidfd_spawn = spawn_ext::pidfd_spawn().filter(|_| p.want_pidfd);
     let mut search = SearchState::new();
+    let child_chdirs = p.cwd_path.is_some() || p.cwd_fd.is_some();
     for &path in candidates {
+        // SAFETY: the candidates are NUL-terminated strings that live as long as `p`.
+        if let Some(e) = unsafe { prefilter::certain_failure_at(path, child_chdirs) } {
+            if let Next::Stop(e) = search.after(e) {
+                return Err(io::Error::from_raw_os_error(e));
+            }
+            continue;
+        }
+        #[cfg(test)]
+        tests::count_spawn_call();
         let mut pid = 0;
         let mut raw_pidfd = -1;
         // SAFETY: every pointer was prepared for this call and outlives it.
@@ -159,25 +173,14 @@ fn file_actions(p: &Prepared) -> io::Result<(FileActions, Vec<OwnedFd>)> {
         fa.dup2(src, m.dst)?;
     }
     if let Some(close) = &p.close {
-        close_others(&mut fa, close)?;
+        closing::add_actions(&mut fa, close_fds_closer()?, close)?;
     }
     Ok((fa, copies))
 }
 
-/// Closes what `Command::close_fds` closes: each fd between the kept ones (a close action
-/// of an fd that is not open is not an error in glibc or FreeBSD), then everything above
-/// the highest kept one.
-fn close_others(fa: &mut FileActions, close: &ClosePlan) -> io::Result<()> {
-    let closefrom = spawn_ext::addclosefrom()
-        .ok_or_else(|| unsupported(Strategy::PosixSpawn, "close other fds here"))?;
-    let mut from = 3;
-    for &keep in &close.keep {
-        for fd in from..keep {
-            fa.close(fd)?;
-        }
-        from = keep + 1;
-    }
-    fa.closefrom(closefrom.func, from)
+/// How `close_fds` is done here (`cannot_express` has refused a libc without a way).
+fn close_fds_closer() -> io::Result<closing::Closer> {
+    closing::closer().ok_or_else(|| unsupported(Strategy::PosixSpawn, "close other fds here"))
 }
 
 /// Signal defaults (always: SIGPIPE), mask, process group, session.
@@ -196,6 +199,9 @@ fn attributes(p: &Prepared) -> io::Result<Attr> {
     if p.setsid {
         flags |= setsid_flag()
             .ok_or_else(|| unsupported(Strategy::PosixSpawn, "start a new session"))?;
+    }
+    if p.close.is_some() {
+        flags |= closing::attr_flag(close_fds_closer()?);
     }
     attr.set_flags(flags)?;
     Ok(attr)
@@ -221,3 +227,6 @@ fn absolute_candidates(p: &Prepared) -> io::Result<Option<Vec<CString>>> {
         .collect::<io::Result<_>>()
         .map(Some)
 }
+
+#[cfg(test)]
+mod tests;

@@ -256,16 +256,27 @@ fn raw_spawn_wait(
     // SAFETY: the object is initialised before use and destroyed after; every pointer is
     // valid for the call.
     let rc = unsafe {
-        assert_eq!(libc::posix_spawn_file_actions_init(fa.as_mut_ptr()), 0);
         assert_eq!(
-            libc::posix_spawn_file_actions_adddup2(fa.as_mut_ptr(), out.as_raw_fd(), 1),
+            spawnmatrix_spawn::sys::spawn_fns::posix_spawn_file_actions_init(fa.as_mut_ptr()),
             0
         );
         assert_eq!(
-            libc::posix_spawn_file_actions_adddup2(fa.as_mut_ptr(), out.as_raw_fd(), 2),
+            spawnmatrix_spawn::sys::spawn_fns::posix_spawn_file_actions_adddup2(
+                fa.as_mut_ptr(),
+                out.as_raw_fd(),
+                1
+            ),
             0
         );
-        let rc = libc::posix_spawn(
+        assert_eq!(
+            spawnmatrix_spawn::sys::spawn_fns::posix_spawn_file_actions_adddup2(
+                fa.as_mut_ptr(),
+                out.as_raw_fd(),
+                2
+            ),
+            0
+        );
+        let rc = spawnmatrix_spawn::sys::spawn_fns::posix_spawn(
             &mut pid,
             argv_p[0],
             fa.as_ptr(),
@@ -273,7 +284,7 @@ fn raw_spawn_wait(
             argv_p.as_ptr(),
             envp_p.as_ptr(),
         );
-        libc::posix_spawn_file_actions_destroy(fa.as_mut_ptr());
+        spawnmatrix_spawn::sys::spawn_fns::posix_spawn_file_actions_destroy(fa.as_mut_ptr());
         rc
     };
     assert_eq!(

@@ -36,10 +36,16 @@ fn found_functions_are_callable() {
     let mut fa = std::mem::MaybeUninit::<libc::posix_spawn_file_actions_t>::uninit();
     // SAFETY: init before use, destroy after; the path is NUL-terminated and outlives the call.
     unsafe {
-        assert_eq!(libc::posix_spawn_file_actions_init(fa.as_mut_ptr()), 0);
+        assert_eq!(
+            crate::sys::spawn_fns::posix_spawn_file_actions_init(fa.as_mut_ptr()),
+            0
+        );
         assert_eq!((chdir.func)(fa.as_mut_ptr(), c"/".as_ptr()), 0);
         assert_eq!((fchdir.func)(fa.as_mut_ptr(), 0), 0);
-        assert_eq!(libc::posix_spawn_file_actions_destroy(fa.as_mut_ptr()), 0);
+        assert_eq!(
+            crate::sys::spawn_fns::posix_spawn_file_actions_destroy(fa.as_mut_ptr()),
+            0
+        );
     }
 }
 

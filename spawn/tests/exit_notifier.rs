@@ -1,0 +1,105 @@
+//! `Child::exit_notifier`: an owned fd, readable once the child has exited and not before,
+//! that outlives the `Child` and never reaps; under every strategy that runs here.
+
+use std::io::ErrorKind;
+use std::os::fd::AsRawFd;
+use std::time::Duration;
+
+use rstest::rstest;
+use spawnmatrix_spawn::{Command, Stdio, Strategy};
+
+/// A child that runs until its stdin is closed.
+fn blocked(strategy: Strategy) -> Option<spawnmatrix_spawn::Child> {
+    let r = Command::new("cat")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .strategy(strategy)
+        .spawn();
+    match r {
+        Ok(c) => Some(c),
+        Err(e) if e.kind() == ErrorKind::Unsupported && strategy != Strategy::Auto => None,
+        Err(e) => panic!("{strategy}: {e}"),
+    }
+}
+
+#[rstest]
+fn readable_at_exit_and_not_before(
+    #[values(
+        Strategy::Auto,
+        Strategy::Clone3,
+        Strategy::CloneVfork,
+        Strategy::PosixSpawn,
+        Strategy::Fork
+    )]
+    strategy: Strategy,
+) {
+    let Some(mut child) = blocked(strategy) else {
+        return;
+    };
+    let exit = match child.exit_notifier() {
+        Ok(n) => n,
+        Err(e) if e.kind() == ErrorKind::Unsupported && !cfg!(target_os = "linux") => {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return;
+        }
+        Err(e) => panic!("{strategy}: {e}"),
+    };
+    assert!(
+        !exit.has_exited().unwrap(),
+        "{strategy}: readable before the exit"
+    );
+    assert!(!exit.wait_timeout(Duration::from_millis(50)).unwrap());
+    // Not reaped by the notifier: the child is still there to wait for.
+    assert!(child.try_wait().unwrap().is_none());
+    drop(child.stdin.take());
+    assert!(
+        exit.wait_timeout(Duration::from_secs(30)).unwrap(),
+        "{strategy}: no exit seen"
+    );
+    // Readable, and the exit is now reaped without blocking.
+    assert!(child.try_wait().unwrap().is_some_and(|s| s.success()));
+}
+
+/// The notifier is its own fd: the `Child` can be moved and dropped while it waits.
+#[rstest]
+fn outlives_its_child() {
+    let Some(mut child) = blocked(Strategy::Auto) else {
+        unreachable!()
+    };
+    let Ok(exit) = child.exit_notifier() else {
+        assert!(!cfg!(target_os = "linux"), "Linux has pidfds");
+        child.kill().unwrap();
+        child.wait().unwrap();
+        return;
+    };
+    let fd = exit.as_raw_fd();
+    let waiter = std::thread::spawn(move || {
+        drop(child.stdin.take());
+        child.wait().unwrap()
+    });
+    assert!(exit.wait_timeout(Duration::from_secs(30)).unwrap());
+    assert!(waiter.join().unwrap().success());
+    // SAFETY: F_GETFD on an fd number; only its flags are read.
+    let flags = unsafe { libc::fcntl(fd, libc::F_GETFD) };
+    assert_eq!(
+        flags & libc::FD_CLOEXEC,
+        libc::FD_CLOEXEC,
+        "an internal fd must be close-on-exec"
+    );
+}
+
+/// After a wait the pid may be another process's: no notifier then.
+#[rstest]
+fn refused_after_a_wait() {
+    let mut child = Command::new("true").spawn().unwrap();
+    child.wait().unwrap();
+    let e = child.exit_notifier().unwrap_err();
+    assert!(
+        matches!(e.kind(), ErrorKind::InvalidInput | ErrorKind::Unsupported),
+        "{e}"
+    );
+    if cfg!(target_os = "linux") {
+        assert_eq!(e.kind(), ErrorKind::InvalidInput);
+    }
+}
