@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Headless-Chromium test of the matrix page (index.html) at desktop (1280x800) and phone
 (390x844) width: the default view is the summary; the addchdir_np row is findable and shows
-each family's answer; filtering; drill-down from a summary cell to its releases, to the full
+each family's answer; every state (ignored, deprecated, known bug,
+needs) of every summary cell with its note and source; filtering; drill-down from a summary cell to its releases, to the full
 table and to one release's evidence; back/forward; a shared URL restores a view; the full
 table's group, disagreement and column-order controls; the baselines view (cells as the
 embedded baseline JSON says, the family filter, a cell's reason); no horizontal page overflow; a
@@ -204,6 +205,33 @@ def run_width(d, uri, name, width, height, mobile, prefix, expect_disagreement):
     d.js("document.getElementById('wrap').scrollTop = 0;")
     if name == "desktop":
         d.screenshot(Path(f"{prefix}-{name}.png"))
+
+    # States (issue 20): the summary has all four kinds, and every state of every answer shows
+    # in its cell with its note and source in the title (an "ignored" value says so in its
+    # text); a cell's drill-down lists each state with its note and source.
+    kinds = {st["state"] for r in rows for a in r["answers"] for st in a.get("states", [])}
+    check(kinds >= {"ignored", "deprecated", "known-bug", "needs"}, f"the summary has all four states ({sorted(kinds)})")
+    words = {"deprecated": "deprecated", "known-bug": "known bug", "needs": "needs "}
+    with_states = [(r, a) for r in rows for a in r["answers"] if a.get("states")]
+    for r, a in with_states:
+        got = d.js("""const td = [...document.querySelectorAll('td.cell')].find(t => t.dataset.row === arguments[0] && t.dataset.col === arguments[1]);
+            return td ? {text: (td.querySelector('.answer') || td).textContent,
+                         states: [...td.querySelectorAll('span.state')].map(s => [s.textContent, s.title])} : null;""", r["id"], a["family"])
+        shown = [st for st in a["states"] if st["state"] != "ignored"]
+        ok = got is not None and len(got["states"]) == len(shown) and all(
+            words[st["state"]] in text and (st.get("condition") or "") in text
+            and (st.get("note") or "") in title and st["source"] in title
+            for st, (text, title) in zip(shown, got["states"]))
+        if any(st["state"] == "ignored" for st in a["states"]):
+            ok = ok and got["text"].startswith("ignored")
+        check(ok, f"{a['family']} {r['label']}: its states {[st['state'] for st in a['states']]} show with note and source")
+    r, a = next((r, a) for r, a in with_states if any(st["state"] == "known-bug" for st in a["states"]))
+    d.click(f"td.cell[data-row='{r['id']}'][data-col='{a['family']}']")
+    detail = page_state(d)["detail"] or ""
+    for st in a["states"]:
+        check(words.get(st["state"], "ignored") in detail and (st.get("note") or "") in detail and st["source"] in detail,
+              f"the drill-down of {a['family']} {r['label']} lists its {st['state']} state with note and source")
+    d.open(uri)
 
     # Filter: exactly the summary rows whose text holds the word, and the URL keeps it.
     d.type("#filter", FEATURE)
