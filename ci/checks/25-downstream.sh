@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # A user's crate (tests/downstream) that depends on spawnmatrix-spawn by path, as a downstream
 # project would: its normal and build dependencies are exactly the library and libc (no cc, no
-# serde, nothing of the tool), and it builds and runs in a fresh target dir.
+# serde, nothing of the tool), and it builds and runs in a fresh target dir. It also builds with
+# each optional feature of the library (tokio, async-io), whose adapters' tests and doc examples
+# then run in the workspace.
 manifest=tests/downstream/Cargo.toml
 deps=$(cargo tree --locked --manifest-path "$manifest" -e normal,build --prefix none |
   awk '{print $1}' | sort -u)
@@ -19,3 +21,11 @@ start=$SECONDS
 CARGO_TARGET_DIR=$target_dir cargo build --locked --manifest-path "$manifest"
 echo "clean build: $((SECONDS - start)) s"
 "$target_dir"/debug/spawnmatrix-downstream
+
+for feature in tokio async-io; do
+  echo "-- downstream with --features $feature"
+  CARGO_TARGET_DIR=$target_dir cargo build --locked --manifest-path "$manifest" --features "$feature"
+done
+echo "-- the adapters' tests and examples (spawnmatrix-spawn --features tokio,async-io)"
+cargo test --locked -p spawnmatrix-spawn --features tokio,async-io --test async_adapters
+cargo test --locked -p spawnmatrix-spawn --features tokio,async-io --doc

@@ -6,6 +6,12 @@ for t in x86_64-unknown-freebsd x86_64-apple-darwin aarch64-apple-darwin; do
   bash ci/disk.sh prune
 done
 
+# The optional event-loop adapters where the exit notifier is a kqueue (macOS, FreeBSD).
+for t in x86_64-apple-darwin x86_64-unknown-freebsd; do
+  echo "-- $t (spawnmatrix-spawn --features tokio,async-io)"
+  cargo check --locked --target "$t" -p spawnmatrix-spawn --features tokio,async-io --tests
+done
+
 # Every other Unix std supports, the library only (the tool needs a C toolchain per target):
 # each has its facts in spawn/src/os/. Tier 2 targets with rustup's std; Windows and wasm, where
 # the crate re-exports std::process, so one import still compiles everywhere.

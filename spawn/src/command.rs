@@ -448,6 +448,13 @@ impl Command {
         self.spawn_with(Defaults::Inherit)?.wait()
     }
 
+    /// Spawns as [`output`](Self::output) does (stdout and stderr piped, stdin `/dev/null`,
+    /// unless set), for the event-loop adapters' `output`.
+    #[cfg_attr(not(any(feature = "tokio", feature = "async-io")), allow(dead_code))]
+    pub(super) fn spawn_for_output(&mut self) -> io::Result<Child> {
+        self.spawn_with(Defaults::Output)
+    }
+
     fn spawn_with(&mut self, defaults: Defaults) -> io::Result<Child> {
         let _errno = super::error::KeepErrno::new();
         let (mut prepared, parent_ends) = Prepared::new(self, defaults)?;

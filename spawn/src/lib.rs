@@ -179,6 +179,14 @@ pub mod sys;
 unix! {
     pub mod caps;
 
+    /// Waiting and stdio on a tokio runtime (the `tokio` feature).
+    #[cfg(feature = "tokio")]
+    #[path = "async_tokio.rs"]
+    pub mod tokio;
+    /// Waiting and stdio on async-io's reactor, for any executor (the `async-io` feature).
+    #[cfg(feature = "async-io")]
+    pub mod async_io;
+
     mod child;
     mod child_calls;
     mod closefds;

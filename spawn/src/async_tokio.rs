@@ -1,0 +1,154 @@
+//! The `tokio` feature: a spawned child on a tokio runtime. Waiting registers the child's
+//! [`ExitNotifier`](crate::ExitNotifier) with the runtime's reactor, so no thread blocks and
+//! no `SIGCHLD` handler is installed; the piped stdio becomes tokio's non-blocking pipe types.
+//! Spawning itself is the crate's own (every strategy, every promise), then handed over.
+//!
+//! ```
+//! # let rt = tokio::runtime::Builder::new_current_thread().enable_io().build()?;
+//! # rt.block_on(async {
+//! use spawnmatrix_spawn::{tokio::Child, Command, Stdio};
+//!
+//! let out = spawnmatrix_spawn::tokio::output(Command::new("echo").arg("hi")).await?;
+//! assert_eq!(out.stdout, b"hi\n");
+//!
+//! let mut child = Child::new(Command::new("true").stdout(Stdio::null()).spawn()?)?;
+//! assert!(child.wait().await?.success());
+//! # Ok::<(), std::io::Error>(())
+//! # })?;
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+use std::future::Future;
+use std::io;
+use std::os::fd::OwnedFd;
+use std::pin::pin;
+use std::task::Poll;
+
+use ::tokio::io::unix::AsyncFd;
+use ::tokio::io::{AsyncRead, AsyncReadExt, Interest};
+use ::tokio::net::unix::pipe;
+
+use crate::{Command, ExitNotifier, ExitStatus, Output};
+
+/// A child whose exit and stdio are awaited on the current tokio runtime. Made inside a
+/// runtime with I/O enabled (as tokio's own I/O types are).
+#[derive(Debug)]
+pub struct Child {
+    inner: crate::Child,
+    exit: AsyncFd<ExitNotifier>,
+    /// The writing end of the child's stdin, if piped.
+    pub stdin: Option<pipe::Sender>,
+    /// The reading end of the child's stdout, if piped.
+    pub stdout: Option<pipe::Receiver>,
+    /// The reading end of the child's stderr, if piped.
+    pub stderr: Option<pipe::Receiver>,
+}
+
+impl Child {
+    /// Takes over a spawned child: its exit notifier goes to the reactor and its piped ends
+    /// become non-blocking tokio pipes. `Unsupported` where the platform has no pollable
+    /// exit (see [`crate::Child::exit_notifier`]); outside a runtime an error (tokio's own
+    /// types would panic), and the child is left running in `child`'s hands: killed and
+    /// reaped before the error returns, so nothing is lost or left a zombie.
+    pub fn new(mut child: crate::Child) -> io::Result<Child> {
+        if let Err(e) = ::tokio::runtime::Handle::try_current() {
+            // Never a panic, never a zombie: the child is ended and reaped.
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(io::Error::other(e));
+        }
+        let notifier = child.exit_notifier()?;
+        // SAFETY: an ExitNotifier owns its fd and never changes or closes it before it is
+        // dropped, which the AsyncFd does.
+        let exit = unsafe { AsyncFd::register_with_interest(notifier, Interest::READABLE) }
+            .map_err(io::Error::from)?;
+        let stdin = child.stdin.take().map(|e| pipe::Sender::from_owned_fd(OwnedFd::from(e))).transpose()?;
+        let stdout = child.stdout.take().map(|e| pipe::Receiver::from_owned_fd(OwnedFd::from(e))).transpose()?;
+        let stderr = child.stderr.take().map(|e| pipe::Receiver::from_owned_fd(OwnedFd::from(e))).transpose()?;
+        Ok(Child {
+            inner: child,
+            exit,
+            stdin,
+            stdout,
+            stderr,
+        })
+    }
+
+    /// The child's process id.
+    pub fn id(&self) -> u32 {
+        self.inner.id()
+    }
+
+    /// The synchronous child (its `kill`, `try_wait`, `strategy`).
+    pub fn inner(&mut self) -> &mut crate::Child {
+        &mut self.inner
+    }
+
+    /// Closes stdin, then waits for the exit without blocking the runtime, and reaps it.
+    pub async fn wait(&mut self) -> io::Result<ExitStatus> {
+        drop(self.stdin.take());
+        loop {
+            if let Some(s) = self.inner.try_wait()? {
+                return Ok(s);
+            }
+            let mut ready = self.exit.readable().await?;
+            match self.inner.try_wait()? {
+                Some(s) => return Ok(s),
+                None => ready.clear_ready(),
+            }
+        }
+    }
+
+    /// Closes stdin, reads stdout and stderr to their ends together, then waits.
+    pub async fn wait_with_output(mut self) -> io::Result<Output> {
+        drop(self.stdin.take());
+        let (stdout, stderr) = join(read_all(self.stdout.take()), read_all(self.stderr.take())).await;
+        let status = self.wait().await?;
+        Ok(Output {
+            status,
+            stdout: stdout?,
+            stderr: stderr?,
+        })
+    }
+}
+
+/// [`Command::output`] on the runtime: stdout and stderr captured, stdin `/dev/null` unless
+/// set.
+pub async fn output(command: &mut Command) -> io::Result<Output> {
+    Child::new(command.spawn_for_output()?)?.wait_with_output().await
+}
+
+/// Everything `end` yields (nothing for no end).
+async fn read_all<R: AsyncRead + Unpin>(end: Option<R>) -> io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    if let Some(mut r) = end {
+        r.read_to_end(&mut buf).await?;
+    }
+    Ok(buf)
+}
+
+/// Both futures' results, each polled until done (tokio's `join!` needs its macros).
+async fn join<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
+    let (mut a, mut b) = (pin!(a), pin!(b));
+    let (mut ra, mut rb) = (None, None);
+    std::future::poll_fn(|cx| {
+        if ra.is_none() {
+            if let Poll::Ready(v) = a.as_mut().poll(cx) {
+                ra = Some(v);
+            }
+        }
+        if rb.is_none() {
+            if let Poll::Ready(v) = b.as_mut().poll(cx) {
+                rb = Some(v);
+            }
+        }
+        match (ra.take(), rb.take()) {
+            (Some(x), Some(y)) => Poll::Ready((x, y)),
+            (x, y) => {
+                (ra, rb) = (x, y);
+                Poll::Pending
+            }
+        }
+    })
+    .await
+}
