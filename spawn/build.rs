@@ -6,6 +6,8 @@
 
 #[path = "build/clone3.rs"]
 mod clone3;
+#[path = "build/families.rs"]
+mod families;
 #[path = "build/link_probe.rs"]
 mod link_probe;
 #[path = "build/raw_sigaction.rs"]
@@ -24,4 +26,5 @@ fn main() {
     link_probe::probe(&target);
     raw_sigaction::decide(&target);
     clone3::decide(&target);
+    families::declare(&target);
 }

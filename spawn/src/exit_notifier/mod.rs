@@ -15,23 +15,10 @@ use std::time::{Duration, Instant};
 #[cfg(target_os = "linux")]
 #[path = "pidfd.rs"]
 mod imp;
-#[cfg(any(
-    target_vendor = "apple",
-    target_os = "freebsd",
-    target_os = "netbsd",
-    target_os = "openbsd",
-    target_os = "dragonfly"
-))]
+#[cfg(spawnmatrix_kqueue)]
 #[path = "kqueue.rs"]
 mod imp;
-#[cfg(not(any(
-    target_os = "linux",
-    target_vendor = "apple",
-    target_os = "freebsd",
-    target_os = "netbsd",
-    target_os = "openbsd",
-    target_os = "dragonfly"
-)))]
+#[cfg(not(any(target_os = "linux", spawnmatrix_kqueue)))]
 #[path = "none.rs"]
 mod imp;
 
