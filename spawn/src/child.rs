@@ -1,7 +1,8 @@
 //! A running or finished child process.
 
 use std::io;
-use std::os::fd::{AsFd, BorrowedFd, OwnedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, OwnedFd};
+use std::time::Duration;
 use std::process::{ChildStderr, ChildStdin, ChildStdout};
 
 use super::error::check;
@@ -47,6 +48,10 @@ pub struct Child {
     /// Whether `ChildExt::pidfd` hands it out (`create_pidfd` asked for it).
     #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     pidfd_public: bool,
+    /// Whether dropping this kills and reaps the child ([`Command::kill_on_drop`](crate::Command::kill_on_drop)).
+    kill_on_drop: bool,
+    /// Whether the child leads its own process group (so its pid is the group's id).
+    own_group: bool,
     /// The parent's end of the child's stdin, if piped.
     pub stdin: Option<ChildStdin>,
     /// The parent's end of the child's stdout, if piped.
@@ -76,10 +81,96 @@ impl Child {
             status,
             pidfd,
             pidfd_public,
+            kill_on_drop: false,
+            own_group: false,
             stdin: ends.stdin.map(ChildStdin::from),
             stdout: ends.stdout.map(ChildStdout::from),
             stderr: ends.stderr.map(ChildStderr::from),
         }
+    }
+
+    /// What the command said about the child's end and group.
+    pub(super) fn set_lifecycle(&mut self, kill_on_drop: bool, own_group: bool) {
+        self.kill_on_drop = kill_on_drop;
+        self.own_group = own_group;
+    }
+
+    /// Sends `SIGKILL` to the child's whole process group (`kill(-pid, SIGKILL)`), so the
+    /// processes it started go too (rust-lang/rust#115241 and kin). Only for a child that
+    /// leads its own group: one spawned with `process_group(0)`, [`Command::setsid`] or
+    /// [`Command::controlling_terminal`]; for any other this is an `InvalidInput` error,
+    /// never a signal to a group that may be this process's own. The group's id stays that
+    /// group's while any member lives, even after the child itself has been reaped, so this
+    /// cannot reach an unrelated process; a group with no member left is `Ok`.
+    ///
+    /// [`Command::setsid`]: crate::Command::setsid
+    /// [`Command::controlling_terminal`]: crate::Command::controlling_terminal
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::os::unix::process::{CommandExt, ExitStatusExt};
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// let mut child = Command::new("sh").args(["-c", "sleep 60 & wait"]).process_group(0).spawn()?;
+    /// child.kill_process_group()?;
+    /// assert_eq!(child.wait()?.signal(), Some(libc::SIGKILL));
+    ///
+    /// let mut other = Command::new("sleep").arg("60").spawn()?;
+    /// assert_eq!(other.kill_process_group().unwrap_err().kind(), std::io::ErrorKind::InvalidInput);
+    /// other.kill()?;
+    /// other.wait()?;
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn kill_process_group(&mut self) -> io::Result<()> {
+        if !self.own_group {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                "the child does not lead its own process group (spawn it with process_group(0), setsid or controlling_terminal)",
+            ));
+        }
+        // SAFETY: kill with the negated id of a group this child created.
+        match check(unsafe { libc::kill(-self.pid, libc::SIGKILL) }) {
+            Err(e) if e.raw_os_error() == Some(libc::ESRCH) => Ok(()),
+            r => r.map(drop),
+        }
+    }
+
+    /// Waits up to `timeout` for the child to end: its status, or `None` if it still runs
+    /// (it is not killed). Stdin stays open, as with [`try_wait`](Self::try_wait).
+    ///
+    /// No busy loop: on Linux it sleeps in `poll` on the child's pidfd (the one
+    /// [`exit_fd`](Self::exit_fd) gives, so the same caveat holds for a pidfd not taken at
+    /// spawn), woken the moment the child exits. Elsewhere, or where no pidfd can be had, it
+    /// checks with `waitpid(WNOHANG)` and sleeps between checks, 1 ms at first and twice as
+    /// long each time up to 50 ms, so it notices an exit at most 50 ms late.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// let mut child = Command::new("sleep").arg("60").spawn()?;
+    /// assert!(child.wait_timeout(Duration::from_millis(50))?.is_none());
+    /// child.kill()?;
+    /// assert!(child.wait_timeout(Duration::from_secs(10))?.is_some());
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn wait_timeout(&mut self, timeout: Duration) -> io::Result<Option<ExitStatus>> {
+        if let Some(s) = self.try_wait()? {
+            return Ok(Some(s));
+        }
+        let Some(deadline) = std::time::Instant::now().checked_add(timeout) else {
+            return self.wait().map(Some);
+        };
+        let pidfd = match cfg!(target_os = "linux") {
+            true => self.exit_fd().ok().map(|fd| fd.as_raw_fd()),
+            false => None,
+        };
+        match pidfd {
+            Some(fd) => super::wait_timeout::poll_until(fd, deadline)?,
+            None => {
+                return super::wait_timeout::backoff_until(deadline, || self.try_wait());
+            }
+        }
+        self.try_wait()
     }
 
     /// The child's process id.
@@ -215,6 +306,18 @@ impl Child {
             stdout,
             stderr,
         })
+    }
+}
+
+impl Drop for Child {
+    /// With [`Command::kill_on_drop`](crate::Command::kill_on_drop): kills and reaps a child
+    /// not yet waited for. Otherwise nothing, as in std.
+    fn drop(&mut self) {
+        if self.kill_on_drop && self.status.get().is_none() {
+            // Failure means it has already ended; the wait reaps it either way.
+            let _ = self.kill();
+            let _ = self.wait();
+        }
     }
 }
 

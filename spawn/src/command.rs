@@ -82,6 +82,21 @@ pub struct Command {
     pub(super) create_pidfd: bool,
     /// Whether [`Child::exit_fd`] is taken at spawn ([`Command::exit_fd`]).
     pub(super) exit_fd: bool,
+    /// The signal the child gets when the thread that spawned it ends
+    /// ([`Command::parent_death_signal`]).
+    pub(super) pdeathsig: Option<libc::c_int>,
+    /// The terminal the child takes as its controlling terminal, after `setsid`
+    /// ([`Command::controlling_terminal`]).
+    pub(super) ctty: Option<OwnedFd>,
+    /// The terminal whose foreground process group becomes the child's
+    /// ([`Command::foreground`]).
+    pub(super) foreground: Option<OwnedFd>,
+    /// The cgroup v2 directory the child starts in ([`Command::cgroup`]).
+    pub(super) cgroup: Option<OwnedFd>,
+    /// How many times a spawn failing with `ETXTBSY` is tried again ([`Command::retry_etxtbsy`]).
+    pub(super) retry_etxtbsy: u32,
+    /// Whether the [`Child`] kills its process when dropped ([`Command::kill_on_drop`]).
+    pub(super) kill_on_drop: bool,
 }
 
 /// What unset stdio slots become.
@@ -117,6 +132,12 @@ impl Command {
             pre_exec: Vec::new(),
             create_pidfd: false,
             exit_fd: false,
+            pdeathsig: None,
+            ctty: None,
+            foreground: None,
+            cgroup: None,
+            retry_etxtbsy: 0,
+            kill_on_drop: false,
         }
     }
 
@@ -459,14 +480,19 @@ impl Command {
         let _errno = super::error::KeepErrno::new();
         let (mut prepared, parent_ends) = Prepared::new(self, defaults)?;
         prepared.set_pre_exec(&mut self.pre_exec);
-        let (spawned, used) = super::dispatch::spawn(self.strategy, &mut prepared)?;
+        let (spawned, used) =
+            super::retry::spawn(self.retry_etxtbsy, || {
+                super::dispatch::spawn(self.strategy, &mut prepared)
+            })?;
         drop(prepared);
-        Ok(Child::new(
+        let mut child = Child::new(
             spawned.pid,
             used,
             parent_ends,
             spawned.pidfd,
             self.create_pidfd,
-        ))
+        );
+        child.set_lifecycle(self.kill_on_drop, self.leads_own_group());
+        Ok(child)
     }
 }

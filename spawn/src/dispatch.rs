@@ -19,6 +19,19 @@ pub(super) struct Spawned {
 
 /// Spawns; returns the child and the strategy that made it.
 pub(super) fn spawn(requested: Strategy, p: &mut Prepared) -> io::Result<(Spawned, Strategy)> {
+    if let Some(what) = p.platform_cannot() {
+        return Err(unsupported(requested, what));
+    }
+    if let Some(what) = p.needs_clone3() {
+        return match requested {
+            _ if p.needs_fork().is_some() => Err(unsupported(
+                requested,
+                "start the child in a cgroup (clone3) and run what needs a forked child",
+            )),
+            Strategy::Auto | Strategy::Clone3 => only_clone3(requested, p),
+            _ => Err(unsupported(requested, what)),
+        };
+    }
     if let Some(what) = p.needs_fork() {
         return match requested {
             Strategy::Auto | Strategy::Fork => Ok((fork::spawn(p)?, Strategy::Fork)),
@@ -55,6 +68,17 @@ pub(super) fn spawn(requested: Strategy, p: &mut Prepared) -> io::Result<(Spawne
         Strategy::Fork => fork::spawn(p)?,
     };
     Ok((spawned, requested))
+}
+
+/// A request only clone3 can run (a cgroup): clone3, or `Unsupported` naming why not.
+fn only_clone3(requested: Strategy, p: &mut Prepared) -> io::Result<(Spawned, Strategy)> {
+    if let Some(why) = clone_backend::clone3_forbidden() {
+        return Err(unsupported(requested, why));
+    }
+    match clone_backend::clone3(p)? {
+        Some(spawned) => Ok((spawned, Strategy::Clone3)),
+        None => Err(unsupported(requested, REFUSED_CLONE3)),
+    }
 }
 
 const REFUSED_POSIX_SPAWN: &str =

@@ -34,10 +34,16 @@ pub(super) struct ChildView {
     pub envp: *const *const c_char,
     pub cwd: ChildCwd,
     pub setsid: bool,
+    /// The controlling terminal to take right after `setsid`.
+    pub ctty: Option<libc::c_int>,
     pub pgid: Option<libc::pid_t>,
+    /// The terminal whose foreground group becomes the child's, after `setpgid`.
+    pub foreground: Option<libc::c_int>,
     pub rlimits: *const Rlimit,
     pub rlimits_len: usize,
     pub umask: Option<libc::mode_t>,
+    /// The parent-death signal and the parent's pid, taken before the spawn.
+    pub pdeathsig: Option<(libc::c_int, libc::pid_t)>,
     /// The fd plan; the child writes each move's `tmp`.
     pub moves: *mut FdMove,
     pub moves_len: usize,
@@ -76,8 +82,20 @@ pub(super) unsafe fn run<C: IdCalls>(v: &ChildView) -> libc::c_int {
             return e;
         }
     }
+    if let Some(tty) = v.ctty {
+        let e = sys::set_controlling_terminal(tty);
+        if e != 0 {
+            return e;
+        }
+    }
     if let Some(pgid) = v.pgid {
         let e = sys::setpgid(pgid);
+        if e != 0 {
+            return e;
+        }
+    }
+    if let Some(tty) = v.foreground {
+        let e = sys::foreground_own_group(tty);
         if e != 0 {
             return e;
         }
@@ -93,6 +111,12 @@ pub(super) unsafe fn run<C: IdCalls>(v: &ChildView) -> libc::c_int {
     }
     if let Some(ids) = v.ids.as_ref() {
         let e = ids::apply::<C>(ids);
+        if e != 0 {
+            return e;
+        }
+    }
+    if let Some((sig, parent)) = v.pdeathsig {
+        let e = sys::set_parent_death_signal(sig, parent);
         if e != 0 {
             return e;
         }

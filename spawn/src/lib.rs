@@ -192,6 +192,8 @@ unix! {
     mod closefds;
     mod command;
     mod command_debug;
+    mod command_setup;
+    mod from_std;
     mod command_iters;
     mod cstr;
     mod cstr_array;
@@ -224,12 +226,14 @@ unix! {
     #[path = "os/mod.rs"]
     mod platform;
     mod posix;
+    mod retry;
     mod rlimit;
     mod search;
     mod sigs;
     mod status;
     mod stdio;
     mod strategy;
+    mod wait_timeout;
 
     #[cfg(target_os = "linux")]
     #[path = "pidfd_linux.rs"]
@@ -257,6 +261,7 @@ unix! {
     pub use command::Command;
     pub use command_iters::{CommandArgs, CommandEnvs};
     pub use error::{InputError, UnsupportedError};
+    pub use from_std::FromStdError;
     pub use status::{ExitStatus, Output};
     /// Not about spawning; re-exported so that `std::process::` paths need only one change.
     pub use std::process::{abort, exit, id, ExitCode, Termination};

@@ -57,6 +57,15 @@ pub(super) struct Prepared {
     pub pre_exec_len: usize,
     /// Whether the spawn takes the child's pidfd (`create_pidfd` or `Command::exit_fd`).
     pub want_pidfd: bool,
+    /// The parent-death signal, and the pid the child's `getppid()` must still return
+    /// after setting it (this process's, taken before the spawn).
+    pub pdeathsig: Option<(libc::c_int, libc::pid_t)>,
+    /// The terminal the child takes as its controlling one (`Command::controlling_terminal`).
+    pub ctty: Option<RawFd>,
+    /// The terminal whose foreground group becomes the child's (`Command::foreground`).
+    pub foreground: Option<RawFd>,
+    /// The cgroup v2 directory for `CLONE_INTO_CGROUP` (`Command::cgroup`).
+    pub cgroup: Option<RawFd>,
 }
 
 impl Prepared {
@@ -93,6 +102,19 @@ impl Prepared {
         default_signals.push(libc::SIGPIPE);
         default_signals.extend_from_slice(&cmd.reset_signals);
 
+        let pdeathsig = match cmd.pdeathsig {
+            Some(sig) => {
+                sigs::set_of(&[sig], "a parent-death signal")?;
+                // SAFETY: getpid cannot fail.
+                Some((sig, unsafe { libc::getpid() }))
+            }
+            None => None,
+        };
+        let raw = |fd: &Option<OwnedFd>| fd.as_ref().map(|f| f.as_raw_fd());
+        for fd in [&cmd.ctty, &cmd.foreground, &cmd.cgroup].into_iter().flatten() {
+            set_cloexec(fd.as_raw_fd())?;
+        }
+
         let candidate_strings = search::candidates(&program, path.as_deref());
         let candidates = candidate_strings.iter().map(|c| c.as_ptr()).collect();
 
@@ -122,6 +144,10 @@ impl Prepared {
                 pre_exec: std::ptr::null_mut(),
                 pre_exec_len: 0,
                 want_pidfd: cmd.create_pidfd || cmd.exit_fd,
+                pdeathsig,
+                ctty: raw(&cmd.ctty),
+                foreground: raw(&cmd.foreground),
+                cgroup: raw(&cmd.cgroup),
             },
             fd_setup.parent,
         ))
@@ -140,11 +166,14 @@ impl Prepared {
                 (None, Some(fd)) => ChildCwd::Fd(fd),
                 (None, None) => ChildCwd::Keep,
             },
-            setsid: self.setsid,
+            setsid: self.setsid || self.ctty.is_some(),
+            ctty: self.ctty,
             pgid: self.pgid,
+            foreground: self.foreground,
             rlimits: self.rlimits.as_ptr(),
             rlimits_len: self.rlimits.len(),
             umask: self.umask,
+            pdeathsig: self.pdeathsig,
             moves: self.fds.moves.as_mut_ptr(),
             moves_len: self.fds.moves.len(),
             high: self.fds.high,
@@ -182,6 +211,24 @@ impl Prepared {
         self.ids.any().then_some(
             "set user or group ids (they need a forked child: a child sharing the parent's memory would make the parent non-dumpable)",
         )
+    }
+
+    /// Why no strategy on this platform can run this request, if so.
+    pub(super) fn platform_cannot(&self) -> Option<&'static str> {
+        if self.pdeathsig.is_some() && !super::child_calls::HAS_PDEATHSIG {
+            return Some("set a parent-death signal (only Linux, Android and FreeBSD have one)");
+        }
+        if self.cgroup.is_some() && !cfg!(target_os = "linux") {
+            return Some("start the child in a cgroup (clone3's CLONE_INTO_CGROUP is Linux-only)");
+        }
+        None
+    }
+
+    /// Why only clone3 can run this request, if so: a cgroup (`CLONE_INTO_CGROUP`).
+    pub(super) fn needs_clone3(&self) -> Option<&'static str> {
+        self.cgroup
+            .is_some()
+            .then_some("start the child in a cgroup (only clone3's CLONE_INTO_CGROUP can)")
     }
 
     /// Whether the program is a relative path that the child must resolve after changing

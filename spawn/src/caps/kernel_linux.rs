@@ -102,7 +102,7 @@ fn clear_sighand() -> Capability {
         libc::syscall(
             libc::SYS_clone3,
             &args as *const CloneArgs,
-            std::mem::size_of::<CloneArgs>(),
+            crate::sys::linux_kernel::CLONE_ARGS_SIZE_VER0,
         )
     };
     if pid == 0 {

@@ -30,6 +30,47 @@ pub(crate) unsafe fn setpgid(pgid: libc::pid_t) -> libc::c_int {
     zero_or_errno(libc::setpgid(0, pgid))
 }
 
+/// `ioctl(tty, TIOCSCTTY, 0)`: the caller (a new session's leader) takes `tty` as its
+/// controlling terminal.
+pub(crate) unsafe fn set_controlling_terminal(tty: RawFd) -> libc::c_int {
+    zero_or_errno(libc::ioctl(tty, libc::TIOCSCTTY as _, 0 as libc::c_int))
+}
+
+/// `tcsetpgrp(tty, getpgrp())`.
+pub(crate) unsafe fn foreground_own_group(tty: RawFd) -> libc::c_int {
+    zero_or_errno(libc::tcsetpgrp(tty, libc::getpgrp()))
+}
+
+/// Whether this platform has a parent-death signal (FreeBSD's `procctl`; DragonFly's differs
+/// in number and is not declared here).
+pub(crate) const HAS_PDEATHSIG: bool = cfg!(target_os = "freebsd");
+
+/// `procctl(P_PID, 0, PROC_PDEATHSIG_CTL, &sig)`, then: if `getppid()` is no longer `parent`
+/// (it died before the call), `kill(getpid(), sig)`, so the signal is not lost.
+#[cfg(target_os = "freebsd")]
+pub(crate) unsafe fn set_parent_death_signal(sig: libc::c_int, parent: libc::pid_t) -> libc::c_int {
+    let mut arg = sig;
+    let rc = libc::procctl(
+        libc::P_PID,
+        0,
+        libc::PROC_PDEATHSIG_CTL,
+        std::ptr::addr_of_mut!(arg).cast(),
+    );
+    if rc == -1 {
+        return errno();
+    }
+    if libc::getppid() == parent {
+        return 0;
+    }
+    zero_or_errno(libc::kill(libc::getpid(), sig))
+}
+
+/// Never reached: `Prepared::platform_cannot` refuses a parent-death signal here.
+#[cfg(not(target_os = "freebsd"))]
+pub(crate) unsafe fn set_parent_death_signal(_: libc::c_int, _: libc::pid_t) -> libc::c_int {
+    libc::ENOSYS
+}
+
 pub(crate) unsafe fn set_rlimit(r: &crate::rlimit::Rlimit) -> libc::c_int {
     zero_or_errno(libc::setrlimit(r.resource as _, &r.limits))
 }

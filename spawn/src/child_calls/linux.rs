@@ -33,6 +33,57 @@ pub(crate) unsafe fn setpgid(pgid: libc::pid_t) -> libc::c_int {
     zero_or_errno(libc::syscall(libc::SYS_setpgid, 0 as libc::pid_t, pgid))
 }
 
+/// `ioctl(tty, TIOCSCTTY, 0)`: the caller (a new session's leader) takes `tty` as its
+/// controlling terminal, without stealing it from another session.
+pub(crate) unsafe fn set_controlling_terminal(tty: RawFd) -> libc::c_int {
+    let request = libc::TIOCSCTTY as libc::c_ulong;
+    zero_or_errno(libc::syscall(libc::SYS_ioctl, tty, request, 0 as libc::c_ulong))
+}
+
+/// `tcsetpgrp(tty, getpgrp())`: `ioctl(TIOCSPGRP)` with the caller's own group (`getpgid(0)`;
+/// the generic syscall table has no `getpgrp`).
+pub(crate) unsafe fn foreground_own_group(tty: RawFd) -> libc::c_int {
+    let own = libc::syscall(libc::SYS_getpgid, 0 as libc::pid_t);
+    if own == -1 {
+        return errno();
+    }
+    let pgrp = own as libc::pid_t;
+    let request = libc::TIOCSPGRP as libc::c_ulong;
+    zero_or_errno(libc::syscall(
+        libc::SYS_ioctl,
+        tty,
+        request,
+        std::ptr::addr_of!(pgrp),
+    ))
+}
+
+/// The parent-death signal exists here.
+pub(crate) const HAS_PDEATHSIG: bool = true;
+
+/// `prctl(PR_SET_PDEATHSIG, sig)`, then: if `getppid()` is no longer `parent` (it died before
+/// the prctl, and the kernel will now never send the signal), `kill(getpid(), sig)`. The
+/// signal stays pending while the child has everything blocked and arrives when its mask is
+/// set, before `execve`, or after it if the child's own mask blocks it.
+pub(crate) unsafe fn set_parent_death_signal(sig: libc::c_int, parent: libc::pid_t) -> libc::c_int {
+    let e = zero_or_errno(libc::syscall(
+        libc::SYS_prctl,
+        libc::PR_SET_PDEATHSIG as libc::c_ulong,
+        sig as libc::c_ulong,
+        0 as libc::c_ulong,
+        0 as libc::c_ulong,
+        0 as libc::c_ulong,
+    ));
+    if e != 0 {
+        return e;
+    }
+    // getppid and getpid cannot fail.
+    if libc::syscall(libc::SYS_getppid) == libc::c_long::from(parent) {
+        return 0;
+    }
+    let me = libc::syscall(libc::SYS_getpid);
+    zero_or_errno(libc::syscall(libc::SYS_kill, me, sig))
+}
+
 /// `prlimit64(0, resource, new, NULL)`: the calling process's limit.
 pub(crate) unsafe fn set_rlimit(r: &crate::rlimit::Rlimit) -> libc::c_int {
     let no_old: *mut u64 = std::ptr::null_mut();

@@ -72,12 +72,45 @@ fn call(
     }
 }
 
-/// `ENOSYS` and `EPERM` from the clone call itself refuse it; anything else (`EAGAIN`,
-/// `ENOMEM`) is the spawn's error.
+/// `ENOSYS`, `EPERM` and `EINVAL` from the clone call itself refuse it; anything else
+/// (`EAGAIN`, `ENOMEM`) is the spawn's error. `EINVAL` is what some sandboxes answer for
+/// `CLONE_VM|CLONE_VFORK` (gVisor-style kernels, seccomp filters choosing it; CPython met it,
+/// cpython#91307, and falls back to fork): the flags are valid for every Linux, so `EINVAL`
+/// means this environment will not do it.
 fn verdict(errno: libc::c_int) -> Verdict {
     match errno {
-        libc::ENOSYS | libc::EPERM => Verdict::Refused,
+        libc::ENOSYS | libc::EPERM | libc::EINVAL => Verdict::Refused,
         _ => Verdict::Inconclusive,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    #[rstest]
+    #[case::no_syscall(libc::ENOSYS, Verdict::Refused)]
+    #[case::seccomp_eperm(libc::EPERM, Verdict::Refused)]
+    #[case::sandbox_einval(libc::EINVAL, Verdict::Refused)]
+    #[case::no_memory(libc::ENOMEM, Verdict::Inconclusive)]
+    #[case::process_limit(libc::EAGAIN, Verdict::Inconclusive)]
+    fn clone_errnos_are_classified(#[case] errno: libc::c_int, #[case] want: Verdict) {
+        assert_eq!(verdict(errno), want);
+    }
+
+    #[test]
+    fn einval_is_remembered_as_a_refusal() {
+        let l = Learned::new();
+        let r = l.outcome::<()>(Err(libc::EINVAL), verdict);
+        assert!(matches!(r, Ok(None)), "EINVAL is a refusal, not the spawn's error");
+        assert!(!l.maybe(), "and it is remembered");
+        let mut probed = false;
+        assert!(!l.works(|| {
+            probed = true;
+            Verdict::Works
+        }));
+        assert!(!probed, "no probe runs once it is known");
     }
 }
 

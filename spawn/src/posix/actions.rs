@@ -36,6 +36,12 @@ impl FileActions {
         check_rc(unsafe { f(self.0.as_mut_ptr(), fd) })
     }
 
+    /// `addtcsetpgrp_np`; the caller has checked that the platform has it.
+    pub(super) fn tcsetpgrp(&mut self, f: spawn_ext::AddFdFn, tty: RawFd) -> io::Result<()> {
+        // SAFETY: an initialised object.
+        check_rc(unsafe { f(self.0.as_mut_ptr(), tty) })
+    }
+
     /// `addchdir`; the caller has checked that the platform has it.
     pub(super) fn chdir(&mut self, f: spawn_ext::AddPathFn, path: &CStr) -> io::Result<()> {
         // SAFETY: an initialised object and a NUL-terminated path (copied by the libc).

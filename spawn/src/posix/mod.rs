@@ -62,6 +62,15 @@ pub(super) fn cannot_express(p: &Prepared) -> Option<&'static str> {
     if p.umask.is_some() {
         return Some("set the umask (posix_spawn has no umask attribute)");
     }
+    if p.pdeathsig.is_some() {
+        return Some("set a parent-death signal (posix_spawn has no attribute for it)");
+    }
+    if p.ctty.is_some() {
+        return Some("set a controlling terminal (posix_spawn has no TIOCSCTTY action)");
+    }
+    if p.foreground.is_some() && spawn_ext::addtcsetpgrp().is_none() {
+        return Some("set the foreground process group (no posix_spawn_file_actions_addtcsetpgrp_np)");
+    }
     if p.close.is_some() && closing::closer().is_none() {
         return Some(
             "close other fds (no posix_spawn_file_actions_addclosefrom_np, no POSIX_SPAWN_CLOEXEC_DEFAULT)",
@@ -159,6 +168,13 @@ fn file_actions(p: &Prepared) -> io::Result<(FileActions, Vec<OwnedFd>)> {
     }
     if let Some(fd) = p.cwd_fd {
         fa.fchdir(spawn_ext::addfchdir().ok_or_else(missing)?.func, fd)?;
+    }
+    if let Some(tty) = p.foreground {
+        let f = spawn_ext::addtcsetpgrp()
+            .ok_or_else(|| unsupported(Strategy::PosixSpawn, "set the foreground group here"))?;
+        // glibc runs it after setpgid (attributes come before every file action), as
+        // `tcsetpgrp(tty, getpgrp())`: the child's own group, as the other strategies do.
+        fa.tcsetpgrp(f.func, tty)?;
     }
     let mut copies = Vec::new();
     for m in &p.fds.moves {

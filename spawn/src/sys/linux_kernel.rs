@@ -2,8 +2,10 @@
 //! on x86_64 has it, glibc on x86_64 does not) and the clone3-only flags (declared for glibc
 //! targets only).
 
-/// The kernel's `struct clone_args` up to `tls` (`CLONE_ARGS_SIZE_VER0`, 64 bytes;
-/// include/uapi/linux/sched.h). Later fields (`set_tid`, `cgroup`) are not needed here.
+/// The kernel's `struct clone_args` up to `cgroup` (`CLONE_ARGS_SIZE_VER2`, 88 bytes;
+/// include/uapi/linux/sched.h). Pass [`CLONE_ARGS_SIZE_VER0`] as the size unless `set_tid`
+/// or `cgroup` is used, so kernels before 5.5 (which know only the first 64 bytes) see the
+/// struct they know.
 #[repr(C)]
 #[derive(Debug, Default, Clone, Copy)]
 pub struct CloneArgs {
@@ -23,14 +25,27 @@ pub struct CloneArgs {
     pub stack_size: u64,
     /// With `CLONE_SETTLS`: the child's thread pointer.
     pub tls: u64,
+    /// An array of pids to give the child, one per pid namespace level (Linux 5.5).
+    pub set_tid: u64,
+    /// The number of entries at `set_tid`.
+    pub set_tid_size: u64,
+    /// With `CLONE_INTO_CGROUP`: an fd of the cgroup v2 directory the child starts in
+    /// (Linux 5.7).
+    pub cgroup: u64,
 }
+
+/// The size of the struct up to `tls`, what every clone3 kernel knows.
+pub const CLONE_ARGS_SIZE_VER0: usize = 64;
+/// The size of the struct up to `cgroup` (Linux 5.7).
+pub const CLONE_ARGS_SIZE_VER2: usize = 88;
 
 /// Reset every caught signal to its default in the child (Linux 5.5).
 pub const CLONE_CLEAR_SIGHAND: u64 = 0x1_0000_0000;
 /// Start the child in the cgroup `clone_args.cgroup` names (Linux 5.7).
 pub const CLONE_INTO_CGROUP: u64 = 0x2_0000_0000;
 
-// `CLONE_ARGS_SIZE_VER0` and the last field's offset: the same on every architecture (all
-// fields are `__aligned_u64`).
-const _: () = assert!(size_of::<CloneArgs>() == 64);
+// The sizes and offsets: the same on every architecture (all fields are `__aligned_u64`).
+const _: () = assert!(size_of::<CloneArgs>() == CLONE_ARGS_SIZE_VER2);
 const _: () = assert!(std::mem::offset_of!(CloneArgs, tls) == 56);
+const _: () = assert!(std::mem::offset_of!(CloneArgs, set_tid) == CLONE_ARGS_SIZE_VER0);
+const _: () = assert!(std::mem::offset_of!(CloneArgs, cgroup) == 80);

@@ -15,7 +15,9 @@ use super::vm_child::{self, child_main, probe_main};
 use crate::dispatch::Spawned;
 use crate::learned::{Learned, Verdict};
 use crate::plan::Prepared;
-use crate::sys::linux_kernel::{CloneArgs, CLONE_CLEAR_SIGHAND};
+use crate::sys::linux_kernel::{
+    CloneArgs, CLONE_ARGS_SIZE_VER0, CLONE_ARGS_SIZE_VER2, CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP,
+};
 
 #[cfg(target_arch = "x86_64")]
 mod x86_64;
@@ -91,7 +93,16 @@ pub(crate) fn clone3(p: &mut Prepared) -> io::Result<Option<Spawned>> {
     if !clone3_supported() {
         return Ok(None);
     }
-    LEARNED.outcome(vm_child::spawn(p, false, &LEARNED, call)?, verdict)
+    let cgroup = p.cgroup;
+    let r = vm_child::spawn(p, false, &LEARNED, |stack, arg, pidfd| {
+        call_with(stack, child_main, arg, pidfd, cgroup)
+    })?;
+    // With a cgroup, an error is about the cgroup (the probe has shown clone3 itself works):
+    // EINVAL there is a kernel before 5.7 or a bad fd, and must not refuse clone3 for good.
+    match cgroup {
+        None => LEARNED.outcome(r, verdict),
+        Some(_) => LEARNED.outcome(r, |_| Verdict::Inconclusive),
+    }
 }
 
 /// What an errno from the clone3 call itself says: `ENOSYS`, `EPERM` (seccomp) and `EINVAL`
@@ -104,27 +115,26 @@ fn verdict(errno: libc::c_int) -> Verdict {
 }
 
 /// One clone3 call on `stack` with `arg` for the entry; a non-null `pidfd` adds
-/// `CLONE_PIDFD`, the kernel storing the pidfd there.
-fn call(
-    stack: &super::stack::Stack,
-    arg: *mut c_void,
-    pidfd: *mut libc::c_int,
-) -> Result<libc::pid_t, libc::c_int> {
-    call_with(stack, child_main, arg, pidfd)
-}
-
+/// `CLONE_PIDFD`, the kernel storing the pidfd there; a `cgroup` fd adds `CLONE_INTO_CGROUP`.
 fn call_with(
     stack: &super::stack::Stack,
     entry: Entry,
     arg: *mut c_void,
     pidfd: *mut libc::c_int,
+    cgroup: Option<libc::c_int>,
 ) -> Result<libc::pid_t, libc::c_int> {
     let pidfd_flag = match pidfd.is_null() {
         true => 0,
         false => libc::CLONE_PIDFD as u64,
     };
+    let (cgroup_flag, cgroup_fd, size) = match cgroup.map(u64::try_from) {
+        None => (0, 0, CLONE_ARGS_SIZE_VER0),
+        Some(Ok(fd)) => (CLONE_INTO_CGROUP, fd, CLONE_ARGS_SIZE_VER2),
+        Some(Err(_)) => return Err(libc::EBADF),
+    };
     let args = CloneArgs {
-        flags: FLAGS | pidfd_flag,
+        flags: FLAGS | pidfd_flag | cgroup_flag,
+        cgroup: cgroup_fd,
         pidfd: pidfd as usize as u64,
         exit_signal: libc::SIGCHLD as u64,
         stack: stack.base() as u64,
@@ -132,7 +142,7 @@ fn call_with(
         ..CloneArgs::default()
     };
     // SAFETY: valid args on a private stack; the entry never returns.
-    let rc = unsafe { raw_clone3(&args, std::mem::size_of::<CloneArgs>(), entry, arg) };
+    let rc = unsafe { raw_clone3(&args, size, entry, arg) };
     match libc::pid_t::try_from(rc) {
         Ok(pid) if pid > 0 => Ok(pid),
         _ => Err(libc::c_int::try_from(-rc).unwrap_or(libc::EINVAL)),
@@ -143,7 +153,7 @@ fn call_with(
 /// and exits at once.
 fn probe() -> Verdict {
     vm_child::probe(
-        |stack, arg| call_with(stack, probe_main, arg, std::ptr::null_mut()),
+        |stack, arg| call_with(stack, probe_main, arg, std::ptr::null_mut(), None),
         verdict,
     )
 }

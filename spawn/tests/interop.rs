@@ -1,0 +1,261 @@
+//! Interoperation with std and the child's lifecycle: `From<std::process::Stdio>`,
+//! `Command::from_std`, `kill_on_drop`, `Child::kill_process_group`, `Child::wait_timeout`.
+
+use std::io::{self, Read};
+use std::os::unix::process::CommandExt as _;
+use std::time::{Duration, Instant};
+
+use rstest::rstest;
+use spawnmatrix_spawn::os::unix::process::{CommandExt, ExitStatusExt};
+use spawnmatrix_spawn::{Command, Stdio, Strategy};
+
+/// Whether `pid` is gone or a zombie nobody reaped (a container's init may reap nothing).
+fn gone(pid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 only checks.
+    if unsafe { libc::kill(pid, 0) } == -1 {
+        return true;
+    }
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+        .unwrap_or(true)
+}
+
+/// Waits up to 5 s for `pid` to be gone.
+fn goes(pid: libc::pid_t) -> bool {
+    let end = Instant::now() + Duration::from_secs(5);
+    while Instant::now() < end {
+        if gone(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+// ---- From<std::process::Stdio> ----
+
+#[test]
+fn std_stdio_kinds_carry_over() {
+    let out = Command::new("sh")
+        .args(["-c", "cat; echo out; echo err >&2"])
+        .stdin(Stdio::from(std::process::Stdio::null()))
+        .stdout(Stdio::from(std::process::Stdio::piped()))
+        .stderr(Stdio::from(std::process::Stdio::piped()))
+        .output()
+        .expect("output");
+    assert_eq!(
+        (&out.stdout[..], &out.stderr[..]),
+        (&b"out\n"[..], &b"err\n"[..])
+    );
+}
+
+#[test]
+fn a_std_stdio_made_from_a_file_is_that_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("out");
+    let file = std::fs::File::create(&path).expect("create");
+    let status = Command::new("echo")
+        .arg("into the file")
+        .stdout(Stdio::from(std::process::Stdio::from(file)))
+        .status()
+        .expect("status");
+    assert!(status.success());
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), "into the file\n");
+}
+
+#[test]
+fn std_inherit_and_stderr_carry_over() {
+    let status = Command::new("true")
+        .stdin(Stdio::from(std::process::Stdio::inherit()))
+        .stdout(Stdio::from(std::process::Stdio::from(io::stderr())))
+        .status()
+        .expect("status");
+    assert!(status.success());
+}
+
+// ---- Command::from_std ----
+
+#[test]
+fn from_std_carries_program_args_env_and_cwd() {
+    std::env::set_var("SPAWNOPTS_REMOVED", "still here");
+    let mut std_cmd = std::process::Command::new("sh");
+    std_cmd
+        .args(["-c", "echo \"$A|${SPAWNOPTS_REMOVED-unset}\"; pwd"])
+        .env("A", "set")
+        .env_remove("SPAWNOPTS_REMOVED")
+        .current_dir("/");
+    let mut cmd = Command::from_std(&std_cmd).expect("from_std");
+    assert_eq!(cmd.get_program(), "sh");
+    let out = cmd.output().expect("output");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "set|unset\n/\n");
+}
+
+#[test]
+fn from_std_carries_env_clear() {
+    let mut std_cmd = std::process::Command::new("/usr/bin/env");
+    std_cmd.env_clear().env("ONLY", "this");
+    let out = Command::from_std(&std_cmd)
+        .expect("from_std")
+        .output()
+        .expect("output");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "ONLY=this\n");
+}
+
+#[test]
+fn from_std_carries_stdio_and_process_group() {
+    let mut std_cmd = std::process::Command::new("sh");
+    std_cmd
+        .args(["-c", "ps -o pgid= -p $$ 2>/dev/null || cat /proc/self/stat"])
+        .stdout(std::process::Stdio::piped())
+        .process_group(0);
+    let mut child = Command::from_std(&std_cmd)
+        .expect("from_std")
+        .spawn()
+        .expect("spawn");
+    let pid = child.id() as libc::pid_t;
+    let mut out = String::new();
+    child
+        .stdout
+        .take()
+        .expect("piped")
+        .read_to_string(&mut out)
+        .unwrap();
+    child.wait().unwrap();
+    assert!(
+        out.contains(&pid.to_string()),
+        "the child leads its own group: {out:?}"
+    );
+}
+
+#[test]
+fn from_std_names_what_it_cannot_carry() {
+    let mut std_cmd = std::process::Command::new("sh");
+    std_cmd.arg0("not-sh");
+    let err = Command::from_std(&std_cmd).expect_err("arg0 cannot be carried");
+    assert_eq!(err.what, "arg0", "{err}");
+    assert!(err.to_string().contains("arg0"));
+}
+
+// ---- kill_on_drop, kill_process_group, wait_timeout ----
+
+#[rstest]
+#[case(Strategy::Auto)]
+#[case(Strategy::Fork)]
+#[cfg_attr(target_os = "linux", case(Strategy::CloneVfork))]
+fn kill_on_drop_kills_and_reaps(#[case] strategy: Strategy) {
+    let child = Command::new("sleep")
+        .arg("30")
+        .kill_on_drop(true)
+        .strategy(strategy)
+        .spawn()
+        .expect("spawn");
+    let pid = child.id() as libc::pid_t;
+    drop(child);
+    // Reaped at drop: no zombie is left, so the pid is no child of ours any more.
+    // SAFETY: waitpid on a pid that must not be our child now.
+    let r = unsafe { libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG) };
+    assert_eq!(r, -1, "{strategy}: the dropped child was not reaped");
+    assert!(gone(pid), "{strategy}: the dropped child still runs");
+}
+
+#[test]
+fn without_kill_on_drop_a_dropped_child_runs_on() {
+    let child = Command::new("sleep").arg("30").spawn().expect("spawn");
+    let pid = child.id() as libc::pid_t;
+    drop(child);
+    assert!(!gone(pid), "std's behaviour: dropping does not kill");
+    // SAFETY: our unreaped child.
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+        libc::waitpid(pid, std::ptr::null_mut(), 0);
+    }
+}
+
+#[rstest]
+#[case::process_group(false)]
+#[case::setsid(true)]
+fn kill_process_group_kills_the_grandchildren(#[case] setsid: bool) {
+    let mut c = Command::new("sh");
+    c.args(["-c", "sleep 30 & echo $!; wait"])
+        .stdout(Stdio::piped());
+    if setsid {
+        c.setsid(true);
+    } else {
+        c.process_group(0);
+    }
+    let mut child = c.spawn().expect("spawn");
+    let mut line = String::new();
+    let mut out = child.stdout.take().expect("piped");
+    let mut byte = [0u8];
+    while out.read(&mut byte).expect("read") == 1 && byte[0] != b'\n' {
+        line.push(byte[0] as char);
+    }
+    let grandchild: libc::pid_t = line.trim().parse().expect("the grandchild's pid");
+    child.kill_process_group().expect("kill the group");
+    assert_eq!(child.wait().expect("wait").signal(), Some(libc::SIGKILL));
+    assert!(
+        goes(grandchild),
+        "the grandchild in the group was killed too"
+    );
+}
+
+#[test]
+fn kill_process_group_refuses_a_child_in_our_group() {
+    let mut child = Command::new("sleep").arg("30").spawn().expect("spawn");
+    let err = child.kill_process_group().unwrap_err();
+    assert_eq!(err.kind(), io::ErrorKind::InvalidInput, "{err}");
+    child.kill().unwrap();
+    child.wait().unwrap();
+}
+
+#[rstest]
+#[case::taken_at_spawn(true)]
+#[case::opened_later(false)]
+fn wait_timeout_times_out_and_then_sees_the_exit(#[case] exit_fd: bool) {
+    let mut child = Command::new("sleep")
+        .arg("30")
+        .exit_fd(exit_fd)
+        .spawn()
+        .expect("spawn");
+    let start = Instant::now();
+    assert!(child
+        .wait_timeout(Duration::from_millis(200))
+        .unwrap()
+        .is_none());
+    let waited = start.elapsed();
+    assert!(
+        waited >= Duration::from_millis(200),
+        "returned early: {waited:?}"
+    );
+    child.kill().unwrap();
+    let start = Instant::now();
+    let status = child.wait_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(status.and_then(|s| s.signal()), Some(libc::SIGKILL));
+    assert!(
+        start.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        start.elapsed()
+    );
+    // A reaped child answers at once.
+    assert!(child.wait_timeout(Duration::ZERO).unwrap().is_some());
+}
+
+#[test]
+fn wait_timeout_wakes_when_the_child_exits() {
+    let mut child = Command::new("sleep").arg("0.2").spawn().expect("spawn");
+    let start = Instant::now();
+    let status = child.wait_timeout(Duration::from_secs(20)).unwrap();
+    assert!(status.is_some_and(|s| s.success()));
+    // Woken by the exit, not by the timeout (50 ms is the longest backoff step).
+    assert!(
+        start.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+}
