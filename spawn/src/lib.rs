@@ -33,9 +33,15 @@
 //! [`Command::current_dir_fd`], [`Command::fd`], [`Command::setsid`],
 //! [`Command::signal_mask`], [`Command::reset_signals`], [`Command::close_fds`] (close every
 //! fd the parent did not hand over), [`Command::exit_fd`] and [`Command::strategy`];
-//! [`Child::strategy`] says which strategy ran, [`Child::exit_fd`] gives an fd that polls
-//! readable when the child exits (for event loops), and [`Child::exit_notifier`] an owned one
-//! ([`ExitNotifier`]: a pidfd on Linux, a kqueue `EVFILT_PROC` filter on macOS and the BSDs).
+//! typed child setup that needs no `pre_exec` (so no `fork`): [`Command::rlimit`],
+//! [`Command::umask`], [`Command::parent_death_signal`], [`Command::controlling_terminal`],
+//! [`Command::foreground`], [`Command::cgroup`]; [`Command::retry_etxtbsy`],
+//! [`Command::kill_on_drop`] and [`Command::from_std`] (with `From<std::process::Stdio>`
+//! for [`Stdio`]). [`Child::strategy`] says which strategy ran, [`Child::exit_fd`] gives an
+//! fd that polls readable when the child exits (for event loops), [`Child::exit_notifier`]
+//! an owned one ([`ExitNotifier`]: a pidfd on Linux, a kqueue `EVFILT_PROC` filter on macOS
+//! and the BSDs), [`Child::wait_timeout`] waits with a deadline and
+//! [`Child::kill_process_group`] kills the child's group.
 //!
 //! # Semantics (the same for every [`Strategy`] on every platform)
 //!
@@ -58,10 +64,16 @@
 //!   which; an empty program is `ENOENT`; a signal number the platform does not know (in
 //!   `signal_mask` or `reset_signals`), `SIGKILL`/`SIGSTOP` in `reset_signals`, or a negative
 //!   child fd is `InvalidInput`.
-//! - **Order in the child:** `setsid`, `setpgid`, resource limits ([`Command::rlimit`], in
-//!   the order given), `umask` ([`Command::umask`]), `setgroups`/`setgid`/`setuid`, change
-//!   directory, fd mapping, signal dispositions, signal mask, `pre_exec` closures, closing the
-//!   other fds ([`Command::close_fds`]), `execve`.
+//! - **Order in the child:** `setsid`, `ioctl(TIOCSCTTY)` ([`Command::controlling_terminal`],
+//!   which implies `setsid`), `setpgid`, `tcsetpgrp` of the child's own group
+//!   ([`Command::foreground`]), resource limits ([`Command::rlimit`], in the order given),
+//!   `umask` ([`Command::umask`]), `setgroups`/`setgid`/`setuid`, the parent-death signal and
+//!   its `getppid()` check ([`Command::parent_death_signal`]; after the ids, whose change
+//!   would clear it), change directory, fd mapping, signal dispositions, signal mask,
+//!   `pre_exec` closures, closing the other fds ([`Command::close_fds`]), `execve`. Every
+//!   step before the mask runs with all signals blocked (so `tcsetpgrp` from a background
+//!   group is not stopped by `SIGTTOU`). A cgroup ([`Command::cgroup`]) is not a step: clone3
+//!   creates the child in it.
 //! - **Program lookup.** A program containing `/` is used as given; a relative one is resolved
 //!   against the child's *new* working directory. A bare name is searched in the `PATH` of the
 //!   environment the child receives (the parent's when the environment is unchanged), or
@@ -122,6 +134,14 @@
 //!   child has its own copy of the limits (the kernel's `signal_struct`), and without
 //!   `CLONE_FS` its own umask (`fs_struct`), so the parent's stay as they were. `posix_spawn`
 //!   has no attribute for either: forced, it is `Unsupported`, and `Auto` skips it.
+//! - **Terminal, parent-death signal, cgroup.** [`Command::parent_death_signal`],
+//!   [`Command::controlling_terminal`] and [`Command::foreground`] run in a
+//!   `clone3`/`clone_vfork` child too (each is the calling task's own state: its
+//!   `pdeath_signal`, its session's terminal, its group); `posix_spawn` expresses only
+//!   `foreground` (glibc 2.35's `addtcsetpgrp_np`), so forced it is `Unsupported` for the
+//!   others and `Auto` skips it. [`Command::cgroup`] only clone3 can do
+//!   (`CLONE_INTO_CGROUP`): `Auto` takes clone3 for it and every other strategy is
+//!   `Unsupported`, as is `Auto` where clone3 is refused.
 //! - **Which strategy can do what.** `pre_exec` closures and ids (`uid`/`gid`/`groups`) need
 //!   a forked child, as in std: `Auto` uses `fork` for them, and any other forced strategy is
 //!   `Unsupported` (a `CLONE_VM` child that changes ids makes the kernel mark the shared

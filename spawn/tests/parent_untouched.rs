@@ -49,6 +49,37 @@ struct ParentState {
     errno: libc::c_int,
     /// `waitpid(-1, WNOHANG)`: -1 (`ECHILD`) when there is no child, a zombie's pid else.
     children: libc::pid_t,
+    /// The session and process group (`getsid(0)`, `getpgrp()`).
+    session: (libc::pid_t, libc::pid_t),
+    /// The parent-death signal (Linux `PR_GET_PDEATHSIG`; elsewhere 0).
+    pdeathsig: libc::c_int,
+}
+
+/// This process's parent-death signal.
+fn pdeathsig() -> libc::c_int {
+    let mut sig: libc::c_int = 0;
+    // SAFETY: PR_GET_PDEATHSIG writes an int.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    unsafe {
+        libc::prctl(libc::PR_GET_PDEATHSIG, std::ptr::addr_of_mut!(sig))
+    };
+    sig
+}
+
+/// A new pseudo-terminal's master and slave (not this process's controlling terminal).
+fn pty() -> (OwnedFd, OwnedFd) {
+    // SAFETY: libc calls on fds this function owns; ptsname's buffer is copied at once.
+    unsafe {
+        let master = libc::posix_openpt(libc::O_RDWR | libc::O_NOCTTY);
+        assert!(master >= 0, "posix_openpt");
+        let master = OwnedFd::from_raw_fd(master);
+        assert_eq!(libc::grantpt(master.as_raw_fd()), 0);
+        assert_eq!(libc::unlockpt(master.as_raw_fd()), 0);
+        let name = std::ffi::CStr::from_ptr(libc::ptsname(master.as_raw_fd())).to_owned();
+        let slave = libc::open(name.as_ptr(), libc::O_RDWR | libc::O_NOCTTY);
+        assert!(slave >= 0, "open the pty slave");
+        (master, OwnedFd::from_raw_fd(slave))
+    }
 }
 
 /// The highest signal number this platform has.
@@ -217,7 +248,9 @@ impl ParentState {
             dispositions,
             fds,
             errno,
-            children
+            children,
+            session,
+            pdeathsig
         )
     }
 
@@ -237,6 +270,9 @@ impl ParentState {
             errno,
             // SAFETY: waitpid with a null status pointer and WNOHANG.
             children: unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) },
+            // SAFETY: queries that cannot fail for this process.
+            session: unsafe { (libc::getsid(0), libc::getpgrp()) },
+            pdeathsig: pdeathsig(),
         }
     }
 }
@@ -297,6 +333,11 @@ enum Scenario {
     Rlimit,
     /// An invalid limit (soft above hard) after a valid one: `EINVAL`.
     RlimitFails,
+    /// A parent-death signal (where the platform has one) and a pty as the controlling
+    /// terminal of the child's new session, its group in front.
+    Terminal,
+    /// A controlling terminal that is not a terminal: `ENOTTY`.
+    TerminalFails,
 }
 
 /// The uid and gid a root test process spawns as; its own otherwise.
@@ -390,6 +431,19 @@ fn build(scenario: Scenario, strategy: Strategy) -> (Command, Vec<OwnedFd>, Opti
                 .rlimit(libc::RLIMIT_NOFILE, 10, 5);
             want = Some(libc::EINVAL);
         }
+        Scenario::Terminal => {
+            if cfg!(any(target_os = "linux", target_os = "android", target_os = "freebsd")) {
+                c.parent_death_signal(libc::SIGTERM);
+            }
+            let (master, slave) = pty();
+            c.foreground(slave.try_clone().expect("dup"))
+                .controlling_terminal(slave);
+            keep.push(master);
+        }
+        Scenario::TerminalFails => {
+            c.controlling_terminal(std::fs::File::open("/dev/null").expect("open"));
+            want = Some(libc::ENOTTY);
+        }
     }
     c.strategy(strategy);
     (c, keep, want)
@@ -465,7 +519,9 @@ fn parent_is_untouched(
         Scenario::Pidfd,
         Scenario::Setsid,
         Scenario::Rlimit,
-        Scenario::RlimitFails
+        Scenario::RlimitFails,
+        Scenario::Terminal,
+        Scenario::TerminalFails
     )]
     scenario: Scenario,
 ) {

@@ -1,6 +1,6 @@
 //! `clone(CLONE_VM|CLONE_VFORK)`: the parent sleeps until the child execs or exits; the child
 //! resets caught signals itself (one `rt_sigaction` query per signal). A seccomp filter may
-//! refuse `CLONE_VM` (`EPERM`) or `clone` itself (`ENOSYS`), and valgrind or qemu-user run it
+//! refuse `CLONE_VM` (`EPERM`, or `EINVAL` in some sandboxes) or `clone` itself (`ENOSYS`), and valgrind or qemu-user run it
 //! as a plain fork (the probe's sentinel never arrives): that is learned once (probed before
 //! the first spawn, or from a real call) and remembered, so `Auto` goes on to the next
 //! strategy and a forced `CloneVfork` is `Unsupported`.
