@@ -57,13 +57,15 @@ struct ParentState {
 
 /// This process's parent-death signal.
 fn pdeathsig() -> libc::c_int {
-    let mut sig: libc::c_int = 0;
-    // SAFETY: PR_GET_PDEATHSIG writes an int.
     #[cfg(any(target_os = "linux", target_os = "android"))]
-    unsafe {
-        libc::prctl(libc::PR_GET_PDEATHSIG, std::ptr::addr_of_mut!(sig))
-    };
-    sig
+    {
+        let mut sig: libc::c_int = 0;
+        // SAFETY: PR_GET_PDEATHSIG writes an int.
+        unsafe { libc::prctl(libc::PR_GET_PDEATHSIG, std::ptr::addr_of_mut!(sig)) };
+        sig
+    }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    0
 }
 
 /// A new pseudo-terminal's master and slave (not this process's controlling terminal).
@@ -432,7 +434,11 @@ fn build(scenario: Scenario, strategy: Strategy) -> (Command, Vec<OwnedFd>, Opti
             want = Some(libc::EINVAL);
         }
         Scenario::Terminal => {
-            if cfg!(any(target_os = "linux", target_os = "android", target_os = "freebsd")) {
+            if cfg!(any(
+                target_os = "linux",
+                target_os = "android",
+                target_os = "freebsd"
+            )) {
                 c.parent_death_signal(libc::SIGTERM);
             }
             let (master, slave) = pty();

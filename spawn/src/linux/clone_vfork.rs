@@ -84,6 +84,15 @@ fn verdict(errno: libc::c_int) -> Verdict {
     }
 }
 
+/// Finds out whether the call works and shares memory, with a child that writes the
+/// sentinel and exits at once.
+fn probe() -> Verdict {
+    vm_child::probe(
+        |stack, arg| call(stack, probe_entry, arg, std::ptr::null_mut()),
+        verdict,
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -112,13 +121,4 @@ mod tests {
         }));
         assert!(!probed, "no probe runs once it is known");
     }
-}
-
-/// Finds out whether the call works and shares memory, with a child that writes the
-/// sentinel and exits at once.
-fn probe() -> Verdict {
-    vm_child::probe(
-        |stack, arg| call(stack, probe_entry, arg, std::ptr::null_mut()),
-        verdict,
-    )
 }
