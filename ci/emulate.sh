@@ -3,8 +3,8 @@
 # (Debian's) under QEMU full-system emulation. qemu-user would not do: it turns
 # CLONE_VM|CLONE_VFORK into a plain fork, so shared-memory error reporting goes untested.
 #
-#   ci/emulate.sh [--out DIR] [--save] [--tests NAMES | --probe-only | --fuzz ARGS [--fuzz-debug]]
-#                 [--timeout S] [ARCH...]
+#   ci/emulate.sh [--out DIR] [--save] [--tests NAMES [--no-probe] | --probe-only |
+#                 --fuzz ARGS [--fuzz-debug]] [--timeout S] [ARCH...]
 #   ARCH: aarch64 armhf s390x ppc64el riscv64
 #
 # Per ARCH: cross-builds the test binaries and the spawnmatrix binary (cargo-zigbuild: zig cc
@@ -16,6 +16,8 @@
 # summary names them: spawn,conformance,lib-spawnmatrix_spawn); the probe always runs. --save
 # copies each probe report to targets/reports/emulated-ARCH-linux-LIBC.json, keeping the
 # stored report's `fuzz` section (a campaign is run on its own, below).
+# --no-probe runs the --tests binaries alone (a smoke: the probe takes minutes under TCG, and
+# the stored report has its outcomes); --save then has nothing to save.
 # --probe-only builds and runs no test binary, only the probe (its report: the conformance
 # cases, capabilities and Auto's strategy), for a guest too slow for the tests.
 # --fuzz ARGS runs, instead of the tests and the probe, `spawnmatrix fuzz ARGS` (a release
@@ -31,6 +33,7 @@ out=$repo/out/emulate
 save=0
 only=
 probe_only=0
+no_probe=0
 fuzz_args=
 fuzz_profile=(--release)
 # Each program's time limit in the guest (busybox timeout): a hang shows as rc=143 and the
@@ -43,6 +46,7 @@ while [ $# -gt 0 ]; do
     --save) save=1; shift ;;
     --tests) only=$2; shift 2 ;;
     --probe-only) only=none probe_only=1; shift ;;
+    --no-probe) no_probe=1; shift ;;
     --fuzz) fuzz_args=$2; shift 2 ;;
     --fuzz-debug) fuzz_profile=(); shift ;;
     --timeout) program_timeout=$2; shift 2 ;;
@@ -51,6 +55,8 @@ while [ $# -gt 0 ]; do
   esac
 done
 [ ${#archs[@]} -gt 0 ] || archs=(aarch64 armhf)
+summary_args=()
+[ $no_probe = 0 ] || summary_args=(--no-report)
 log() { printf 'emulate: %s\n' "$*" >&2; }
 
 bash ci/setup.sh pip emulation
@@ -127,7 +133,7 @@ build_selected() {
     esac
   done
   [ ${#tests[@]} = 0 ] || build test --no-run -p spawnmatrix -p spawnmatrix-spawn "${tests[@]}"
-  build build -p spawnmatrix --bin spawnmatrix
+  [ $no_probe = 1 ] || build build -p spawnmatrix --bin spawnmatrix
 }
 
 # Quotes a value for the guest's busybox sh.
@@ -209,7 +215,7 @@ for arch in "${archs[@]}"; do
     mkdir -p "$root/tmp/out"
     cp targets/reports/"$report" "$root/tmp/out/$report"
     printf '%s\t%s\t%s\n' spawnmatrix-fuzz /tmp "$tool fuzz $fuzz_args --record /tmp/out/$report" >>"$root/suite/run.list"
-  else
+  elif [ $no_probe = 0 ]; then
     printf '%s\t%s\t%s\n' spawnmatrix-probe "$repo" "$tool probe --json >/tmp/out/$report" >>"$root/suite/run.list"
   fi
 
@@ -235,8 +241,9 @@ for arch in "${archs[@]}"; do
     </dev/null >"$work/console.log" 2>&1 || log "$arch: $qemu exited with $?"
   run_seconds=$((SECONDS - start))
   if python3 ci/emulate/results.py summary "$work/console.log" "$work" \
-      --arch "$arch" --build-seconds "$build_seconds" --run-seconds "$run_seconds"; then
-    if [ $save = 1 ]; then
+      --arch "$arch" --build-seconds "$build_seconds" --run-seconds "$run_seconds" \
+      "${summary_args[@]}"; then
+    if [ $save = 1 ] && [ $no_probe = 0 ]; then
       python3 ci/emulate/results.py save "$work/files/$report" targets/reports/"$report"
       log "$arch: saved targets/reports/$report"
     fi
