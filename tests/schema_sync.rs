@@ -116,6 +116,11 @@ fn full_report() -> Report {
             SandboxRun {
                 auto: String::from("clone_vfork"),
                 forced: [(String::from("clone3"), String::from("unsupported"))].into(),
+                libc: [(
+                    String::from("posix_spawn_missing"),
+                    String::from("error lost: returned 0, the child exited 127"),
+                )]
+                .into(),
             },
         )]
         .into(),

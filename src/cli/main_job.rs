@@ -92,7 +92,7 @@ pub fn run(args: Args) -> CliResult {
 /// process of its own. Without them (a kernel or container that refuses the filter) the
 /// column simply has no such rows; why is said on stderr.
 #[cfg(target_os = "linux")]
-fn sandbox_runs() -> BTreeMap<String, SandboxRun> {
+pub(super) fn sandbox_runs() -> BTreeMap<String, SandboxRun> {
     let runs = std::env::current_exe().and_then(|exe| spawnmatrix::sandbox::record(&exe));
     runs.unwrap_or_else(|e| {
         eprintln!("spawnmatrix: no sandbox rows: {e}");
@@ -102,6 +102,6 @@ fn sandbox_runs() -> BTreeMap<String, SandboxRun> {
 
 /// Seccomp profiles exist on Linux only.
 #[cfg(not(target_os = "linux"))]
-fn sandbox_runs() -> BTreeMap<String, SandboxRun> {
+pub(super) fn sandbox_runs() -> BTreeMap<String, SandboxRun> {
     BTreeMap::new()
 }

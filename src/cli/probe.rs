@@ -47,6 +47,11 @@ pub struct Args {
     /// size) and put the perf rows in the report, as the main job does for this machine.
     #[arg(long, value_name = "SIZES")]
     bench: Option<String>,
+    /// Also run the shared spawn and the raw libc under every sandbox profile (`spawnmatrix
+    /// sandbox`, one process each) and put the `sandbox` rows in the report, as the main job
+    /// does for this machine (Linux; the valgrind and qemu-user rows need those tools).
+    #[arg(long)]
+    sandbox: bool,
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -54,6 +59,9 @@ pub fn run(args: Args) -> CliResult {
     let mut report = build_report(provenance_of(&args)?, with_cases.then_some(&args.tree))?;
     if let Some(sizes) = &args.bench {
         report.perf = Some(super::bench::short(sizes)?);
+    }
+    if args.sandbox {
+        report.sandbox = super::main_job::sandbox_runs();
     }
     let json = serde_json::to_string_pretty(&report)? + "\n";
     if let Some(dir) = &args.out {

@@ -138,6 +138,10 @@ pub fn render(
     if let Some(kernel) = published.sections.iter().find(|s| s.id == "kernel") {
         markdown.push_str(&baselines_md::kernel(kernel, &published));
     }
+    let sandbox_id = spawnmatrix::published::sandbox::SECTION;
+    if let Some(sandbox) = published.sections.iter().find(|s| s.id == sandbox_id) {
+        markdown.push_str(&baselines_md::sandbox(sandbox, &published));
+    }
     if let Some(view) = &published.baselines {
         markdown.push_str(&baselines_md::markdown(view, &built.summary));
     }

@@ -201,8 +201,9 @@ fn fuzz_cells(fuzz: &Fuzz, evidence: Evidence) -> impl Iterator<Item = (String, 
     }))
 }
 
-/// One profile's rows: `sandbox.<profile>.auto` (the strategy `Auto` took) and
-/// `sandbox.<profile>.forced.<strategy>` (`works`, `unsupported` or the error).
+/// One profile's rows: `sandbox.<profile>.auto` (the strategy `Auto` took),
+/// `sandbox.<profile>.forced.<strategy>` (`works`, `unsupported` or the error) and
+/// `sandbox.<profile>.libc.<call>` (what the raw libc did).
 fn sandbox_cells<'a>(
     profile: &'a str,
     run: &'a SandboxRun,
@@ -214,14 +215,19 @@ fn sandbox_cells<'a>(
         )),
         ..Cell::new(Value::Text(value.to_string()), evidence)
     };
-    std::iter::once((format!("sandbox.{profile}.auto"), text(&run.auto))).chain(
-        run.forced.iter().map(move |(strategy, outcome)| {
-            (
-                format!("sandbox.{profile}.forced.{strategy}"),
-                text(outcome),
-            )
-        }),
-    )
+    let forced = run.forced.iter().map(move |(strategy, outcome)| {
+        (
+            format!("sandbox.{profile}.forced.{strategy}"),
+            text(outcome),
+        )
+    });
+    let libc = run
+        .libc
+        .iter()
+        .map(move |(call, outcome)| (format!("sandbox.{profile}.libc.{call}"), text(outcome)));
+    std::iter::once((format!("sandbox.{profile}.auto"), text(&run.auto)))
+        .chain(forced)
+        .chain(libc)
 }
 
 /// Every cell a report contributes to its column, by row id.
@@ -247,10 +253,26 @@ pub fn report_cells(report: &Report, evidence: Evidence) -> BTreeMap<String, Cel
         .sandbox
         .iter()
         .flat_map(move |(profile, run)| sandbox_cells(profile, run, evidence));
+    // A report run whole under a seccomp profile (a container's): the strategy Auto took is
+    // what Auto does under that profile.
+    let whole_run = report
+        .platform
+        .seccomp_profile()
+        .zip(report.auto_strategy.as_deref())
+        .map(|(profile, auto)| {
+            let cell = Cell {
+                note: Some(format!(
+                    "the whole run was under the seccomp profile {profile} (the report's image)"
+                )),
+                ..Cell::new(Value::Text(auto.to_string()), evidence)
+            };
+            (format!("sandbox.{profile}.auto"), cell)
+        });
     caps.chain(cases)
         .chain(perf)
         .chain(fuzz)
         .chain(sandbox)
+        .chain(whole_run)
         .collect()
 }
 
@@ -452,6 +474,7 @@ mod tests {
             forced: [("clone3", "unsupported"), ("fork", "works")]
                 .map(|(s, o)| (s.to_string(), o.to_string()))
                 .into(),
+            libc: [("posix_spawn".to_string(), "error: EPERM".to_string())].into(),
         };
         let mut report = crate::matrix::tests::report("glibc", "2.36", "native");
         report.sandbox.insert(String::from("no-clone-vm"), run);
@@ -464,6 +487,10 @@ mod tests {
                 ("sandbox.no-clone-vm.auto", &text("fork")),
                 ("sandbox.no-clone-vm.forced.clone3", &text("unsupported")),
                 ("sandbox.no-clone-vm.forced.fork", &text("works")),
+                (
+                    "sandbox.no-clone-vm.libc.posix_spawn",
+                    &text("error: EPERM")
+                ),
             ]
         );
     }

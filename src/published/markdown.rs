@@ -122,3 +122,46 @@ pub fn kernel(section: &PublishedSection, published: &Published) -> String {
     }
     out
 }
+
+/// The sandbox section: one column per profile (`src/sandbox/mod.rs` says what each is), one
+/// row per thing done there; each cell the value with its evidence letters, and which
+/// columns (libc, kernel) ran it.
+pub fn sandbox(section: &PublishedSection, published: &Published) -> String {
+    let prefix = format!("{}/", crate::published::sandbox::SECTION);
+    let families: Vec<&crate::matrix::summary::SummaryFamily> = published
+        .families
+        .iter()
+        .filter(|f| f.id.starts_with(&prefix))
+        .collect();
+    let mut out = format!("\n## {}\n\n", section.title);
+    out.push_str(
+        "One column per sandbox profile run here (R: run, by `spawnmatrix probe --sandbox` on the\n\
+         build machine, or a whole container run under Docker's default seccomp profile,\n\
+         `containers/seccomp/`; the profiles are described in `src/sandbox/mod.rs`). `raw libc`\n\
+         rows are the libc's own `posix_spawn`; `error lost` means it returned 0 for a program\n\
+         that does not exist. Blank: not run under that profile.\n\n",
+    );
+    let titles: Vec<String> = families.iter().map(|f| format!("`{}`", f.title)).collect();
+    let _ = writeln!(out, "| | {} |", titles.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---|".repeat(families.len()));
+    for row in &section.rows {
+        let cells: Vec<String> = families
+            .iter()
+            .map(|f| {
+                row.answers
+                    .iter()
+                    .find(|a| a.answer.family == f.id)
+                    .map_or_else(String::new, |a| {
+                        format!("{} {}", a.answer.text, letters(&a.answer.evidence))
+                    })
+            })
+            .collect();
+        let _ = writeln!(out, "| {} | {} |", row.label, cells.join(" | "));
+    }
+    out.push('\n');
+    for f in &families {
+        let runs: Vec<&str> = f.releases.iter().map(|r| r.release.as_str()).collect();
+        let _ = writeln!(out, "- `{}`: run with {}", f.title, runs.join(", "));
+    }
+    out
+}

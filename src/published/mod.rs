@@ -7,6 +7,7 @@
 //! - [`changes`]: what changed between two releases (`docs/CHANGES.md`, `spawnmatrix diff`).
 //! - [`json`], [`markdown`]: the document's layout and the baselines section of SUMMARY.md.
 //! - [`kernel`]: the Linux kernel as a family (man-page releases, every Linux column's runs).
+//! - [`sandbox`]: each sandbox profile as a family (the raw libc and `Auto` under it).
 //! - [`tree_hash`]: the git tree hash of `targets/` a release names as its input.
 //!
 //! - `$schema` / `$id`: the JSON Schema it validates against (`schema/summary.v1.schema.json`)
@@ -30,6 +31,7 @@ pub mod changes;
 pub mod json;
 pub mod kernel;
 pub mod markdown;
+pub mod sandbox;
 pub mod tree_hash;
 
 use std::collections::BTreeSet;
@@ -205,6 +207,10 @@ impl Published {
         if let Some(k) = kernel {
             let (family, section) = k.section(matrix);
             families.push(family);
+            sections.push(section);
+        }
+        if let Some((sandbox_families, section)) = sandbox::section(matrix) {
+            families.extend(sandbox_families);
             sections.push(section);
         }
         Published {

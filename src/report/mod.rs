@@ -185,10 +185,11 @@ pub struct Capability {
 
 impl Capability {
     /// All of `caps::detect()`'s answers in report form, less the unknown ones (a kernel
-    /// probe that failed for want of resources): a report states only what was observed.
+    /// probe that failed for want of resources, or that could not be made): a report states
+    /// only what was observed.
     pub fn observed_all(caps: crate::caps::Capabilities) -> BTreeMap<String, Capability> {
         caps.into_iter()
-            .filter(|(_, c)| c.how != crate::caps::PROBE_FAILED)
+            .filter(|(_, c)| c.how != crate::caps::PROBE_FAILED && c.how != crate::caps::UNPROBED)
             .map(|(name, c)| (name, c.into()))
             .collect()
     }

@@ -16,4 +16,10 @@ pub struct SandboxRun {
     /// child ran and exited 0), `unsupported` (refused before anything ran), or
     /// `error: <what>`.
     pub forced: BTreeMap<String, String>,
+    /// The raw libc under the profile, keyed by call: `posix_spawn` (the program spawned and
+    /// waited for: `works` or `error: <what>`) and `posix_spawn_missing` (a program that does
+    /// not exist: `error: ENOENT` when the libc reports it, `error lost: <what>` when it
+    /// returns 0 and only the child's exit status tells). Absent in runs recorded before it.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub libc: BTreeMap<String, String>,
 }

@@ -1,10 +1,11 @@
-//! What the shared spawn does under a profile, as report data: run in a process that has
+//! What the shared spawn (and the raw libc's `posix_spawn`) does under a profile, as report data: run in a process that has
 //! installed the profile (`spawnmatrix sandbox PROFILE --observe`), and collected for every
 //! profile by the main job through [`record`], one such process per profile (a filter cannot
 //! be taken back).
 
 use std::collections::BTreeMap;
 use std::io;
+use std::os::unix::process::ExitStatusExt;
 use std::path::Path;
 
 use crate::report::SandboxRun;
@@ -38,7 +39,60 @@ pub fn observe(program: &Path) -> SandboxRun {
             (s.name().to_string(), outcome)
         })
         .collect();
-    SandboxRun { auto, forced }
+    let libc = [
+        ("posix_spawn", libc_spawn(program, false)),
+        ("posix_spawn_missing", libc_spawn(program, true)),
+    ]
+    .map(|(call, outcome)| (call.to_string(), outcome))
+    .into();
+    SandboxRun { auto, forced, libc }
+}
+
+/// The raw libc's `posix_spawn` (no attributes, no file actions) of `program`, or with
+/// `missing` of a path next to it that does not exist, then waited for.
+fn libc_spawn(program: &Path, missing: bool) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let path = match missing {
+        true => program.with_file_name("spawnmatrix-no-such-program"),
+        false => program.to_path_buf(),
+    };
+    let Ok(c_path) = std::ffi::CString::new(path.as_os_str().as_bytes()) else {
+        return String::from("error: the path holds a NUL byte");
+    };
+    let argv = [c_path.as_ptr() as *mut libc::c_char, std::ptr::null_mut()];
+    let envp = [std::ptr::null_mut::<libc::c_char>()];
+    let mut pid: libc::pid_t = 0;
+    // SAFETY: NUL-terminated path, argv and envp that outlive the call; null attributes and
+    // file actions are allowed.
+    let rc = unsafe {
+        libc::posix_spawn(
+            &mut pid,
+            c_path.as_ptr(),
+            std::ptr::null(),
+            std::ptr::null(),
+            argv.as_ptr(),
+            envp.as_ptr(),
+        )
+    };
+    if rc != 0 {
+        return format!("error: {}", crate::errno::name(rc));
+    }
+    let mut status = 0;
+    // SAFETY: waits for the child just created; `status` outlives the call.
+    while unsafe { libc::waitpid(pid, &mut status, 0) } == -1 {
+        if io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return format!("error: waitpid: {}", io::Error::last_os_error());
+        }
+    }
+    let status = std::process::ExitStatus::from_raw(status);
+    match (missing, status.success()) {
+        (false, true) => String::from("works"),
+        (false, false) => format!("error: the child ended with {status}"),
+        (true, _) => match status.code() {
+            Some(code) => format!("error lost: returned 0, the child exited {code}"),
+            None => format!("error lost: returned 0, the child ended with {status}"),
+        },
+    }
 }
 
 /// A failure as a row value: `error: EAGAIN` for a system error (the same on every libc,

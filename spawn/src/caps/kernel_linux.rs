@@ -8,6 +8,21 @@
 //!   (`Command::close_fds` and `Child::exit_fd`/`create_pidfd` rely on these two.)
 //! - `close_range`: `close_range(~0U, ~0U, 0)` closes the one fd number no process has open;
 //!   0 means the kernel has it (5.9+), `ENOSYS` that it does not.
+//! - `CLOSE_RANGE_CLOEXEC`: the same call with that flag; 0 means the kernel knows the flag
+//!   (5.11+), `EINVAL` that it does not.
+//! - `CLONE_PIDFD`: a real `clone3` with that flag and fork semantics; the kernel stores a
+//!   pidfd (5.2+; the probe needs clone3, and without it the answer is `kernel-unprobed`).
+//! - `CLONE_INTO_CGROUP`: `clone3` with that flag and a cgroup fd number that is not open
+//!   (`INT_MAX`): `EBADF` means the kernel read the flag and looked the fd up (5.7+), `EINVAL`
+//!   or `E2BIG` (the larger `struct clone_args`) that it does not know it. Nothing is created.
+//! - `pidfd_send_signal`: signal 0 (a permission check, nothing is sent) to this process's
+//!   own pidfd (5.1+); without `pidfd_open`, to fd -1, where `EBADF` says the call exists.
+//! - `waitid_P_PIDFD`: `waitid(P_PIDFD, own pidfd, WEXITED|WNOHANG)`: `ECHILD` (this process
+//!   is not its own child) means the kernel knows `P_PIDFD` (5.4+), `EINVAL` that it does not;
+//!   without a pidfd, fd `INT_MAX` (not open), where `EBADF` says the same.
+//!
+//! None of these runs on Android (this module is Linux-only): a system call its seccomp
+//! policy does not allow ends the process with `SIGSYS` there.
 //!
 //! A probe that fails for want of resources (`EAGAIN`: a process limit; `EMFILE`/`ENFILE`: an
 //! fd limit; `ENOMEM`; `EINTR`) learned nothing about the kernel: the feature is reported as
@@ -16,23 +31,43 @@
 use std::ffi::c_long;
 use std::io;
 
-use super::{observed, Capability, PROBE_FAILED};
+use super::{observed, Capability, PROBE_FAILED, UNPROBED};
 use crate::sys::errno;
-use crate::sys::linux_kernel::{CloneArgs, CLONE_CLEAR_SIGHAND};
+use crate::sys::linux_kernel::{CloneArgs, CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP};
 
 pub(super) fn detect() -> Vec<(String, Capability)> {
     let clone3 = clone3();
-    let clear_sighand = if clone3.available {
-        clear_sighand()
+    let needs_clone3 = || observed(false, "kernel-syscall", Some("needs clone3".to_string()));
+    let (clear_sighand, clone_pidfd, into_cgroup) = if clone3.available {
+        (clear_sighand(), clone_pidfd(), into_cgroup())
     } else {
-        observed(false, "kernel-syscall", Some("needs clone3".to_string()))
+        // CLONE_PIDFD works with the legacy clone too (which this probe does not make).
+        let unprobed = observed(
+            false,
+            UNPROBED,
+            Some("probed with clone3, which is refused here: unknown".to_string()),
+        );
+        (needs_clone3(), unprobed, needs_clone3())
     };
+    let pidfd = self_pidfd();
     let mut caps = vec![
         ("clone3".to_string(), clone3),
         ("CLONE_CLEAR_SIGHAND".to_string(), clear_sighand),
-        ("pidfd_open".to_string(), pidfd_open()),
-        ("close_range".to_string(), close_range()),
+        ("CLONE_PIDFD".to_string(), clone_pidfd),
+        ("CLONE_INTO_CGROUP".to_string(), into_cgroup),
+        ("pidfd_open".to_string(), pidfd_open(&pidfd)),
+        ("pidfd_send_signal".to_string(), pidfd_send_signal(&pidfd)),
+        ("waitid_P_PIDFD".to_string(), waitid_pidfd(&pidfd)),
+        ("close_range".to_string(), close_range(0)),
+        (
+            "CLOSE_RANGE_CLOEXEC".to_string(),
+            close_range(CLOSE_RANGE_CLOEXEC),
+        ),
     ];
+    if let Ok(fd) = pidfd {
+        // SAFETY: closes the pidfd self_pidfd opened, which nothing else knows about.
+        unsafe { libc::close(fd) };
+    }
     #[cfg(target_os = "linux")]
     caps.push(("crate.clone3".to_string(), crate_clone3()));
     caps
@@ -148,28 +183,198 @@ fn reap(pid: c_long) -> io::Result<i32> {
     }
 }
 
-fn pidfd_open() -> Capability {
-    // SAFETY: pidfd_open on our own pid; the returned fd is closed below.
+/// `close_range`'s flag that marks the range close-on-exec (Linux 5.11, `linux/close_range.h`).
+const CLOSE_RANGE_CLOEXEC: libc::c_uint = 1 << 2;
+/// `waitid`'s id type for a pidfd (Linux 5.4, `linux/wait.h`).
+const P_PIDFD: libc::c_int = 3;
+
+/// A pidfd of this process (`pidfd_open(getpid(), 0)`; close-on-exec), or the errno.
+fn self_pidfd() -> Result<libc::c_int, i32> {
+    // SAFETY: pidfd_open on our own pid; the caller closes the fd.
     let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0) };
-    if fd == -1 {
-        let e = last_errno();
-        if transient(e) {
-            return probe_failed(e);
-        }
-        return observed(false, "kernel-syscall", Some(errno::name(e)));
+    match fd {
+        -1 => Err(last_errno()),
+        fd => Ok(fd as libc::c_int),
     }
-    // SAFETY: closes the fd just opened, which nothing else knows about.
-    let closed = unsafe { libc::close(fd as libc::c_int) };
-    let note = (closed != 0).then(|| format!("close failed: {}", errno::name(last_errno())));
-    observed(true, "kernel-syscall", note)
 }
 
-fn close_range() -> Capability {
+fn pidfd_open(pidfd: &Result<libc::c_int, i32>) -> Capability {
+    match *pidfd {
+        Ok(_) => observed(true, "kernel-syscall", None),
+        Err(e) if transient(e) => probe_failed(e),
+        Err(e) => observed(false, "kernel-syscall", Some(errno::name(e))),
+    }
+}
+
+fn pidfd_send_signal(pidfd: &Result<libc::c_int, i32>) -> Capability {
+    let (fd, want) = match *pidfd {
+        Ok(fd) => (fd, 0),
+        Err(e) if transient(e) => return probe_failed(e),
+        Err(_) => (-1, libc::EBADF),
+    };
+    // SAFETY: signal 0 is a permission check only (nothing is delivered), no siginfo.
+    let rc = unsafe {
+        libc::syscall(
+            libc::SYS_pidfd_send_signal,
+            fd,
+            0,
+            std::ptr::null::<libc::siginfo_t>(),
+            0,
+        )
+    };
+    let e = if rc == -1 { last_errno() } else { 0 };
+    match e {
+        e if e == want => observed(true, "kernel-syscall", None),
+        e if transient(e) => probe_failed(e),
+        0 => observed(
+            false,
+            "kernel-syscall",
+            Some("signal 0 to fd -1 unexpectedly succeeded".to_string()),
+        ),
+        e => observed(false, "kernel-syscall", Some(errno::name(e))),
+    }
+}
+
+fn waitid_pidfd(pidfd: &Result<libc::c_int, i32>) -> Capability {
+    let (fd, want) = match *pidfd {
+        Ok(fd) => (fd, libc::ECHILD),
+        Err(e) if transient(e) => return probe_failed(e),
+        Err(_) => (libc::c_int::MAX, libc::EBADF),
+    };
+    // SAFETY: `info` outlives the call; WNOHANG, and the id is this process (never its own
+    // child) or an fd number that is not open, so nothing is waited for or reaped.
+    let rc = unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        libc::syscall(
+            libc::SYS_waitid,
+            P_PIDFD,
+            fd,
+            &mut info as *mut libc::siginfo_t,
+            libc::WEXITED | libc::WNOHANG,
+            std::ptr::null_mut::<libc::rusage>(),
+        )
+    };
+    let e = if rc == -1 { last_errno() } else { 0 };
+    match e {
+        e if e == want => observed(true, "kernel-syscall", None),
+        e if transient(e) => probe_failed(e),
+        libc::EINVAL => observed(false, "kernel-syscall", Some("EINVAL".to_string())),
+        e => observed(
+            false,
+            "kernel-syscall",
+            Some(format!("waitid(P_PIDFD) answered {}", errno::name(e))),
+        ),
+    }
+}
+
+fn close_range(flags: libc::c_uint) -> Capability {
     let top = libc::c_uint::MAX;
-    // SAFETY: closes fd number 2^32-1 at most, which cannot be open.
-    let rc = unsafe { libc::syscall(libc::SYS_close_range, top, top, 0 as libc::c_uint) };
+    // SAFETY: closes (or marks close-on-exec) fd number 2^32-1 at most, which cannot be open.
+    let rc = unsafe { libc::syscall(libc::SYS_close_range, top, top, flags) };
     if rc == -1 {
         return observed(false, "kernel-syscall", Some(errno::name(last_errno())));
     }
     observed(true, "kernel-syscall", None)
+}
+
+/// `struct clone_args` up to `cgroup` (`CLONE_ARGS_SIZE_VER2`, 88 bytes).
+#[repr(C)]
+#[derive(Default)]
+struct CloneArgsV2 {
+    base: CloneArgs,
+    set_tid: u64,
+    set_tid_size: u64,
+    cgroup: u64,
+}
+const _: () = assert!(size_of::<CloneArgsV2>() == 88);
+
+fn into_cgroup() -> Capability {
+    let args = CloneArgsV2 {
+        base: CloneArgs {
+            flags: CLONE_INTO_CGROUP,
+            exit_signal: libc::SIGCHLD as u64,
+            ..CloneArgs::default()
+        },
+        cgroup: libc::c_int::MAX as u64,
+        ..CloneArgsV2::default()
+    };
+    // SAFETY: the cgroup fd is not open, so the kernel refuses before a child exists; if one
+    // were created all the same it is a fork child that only calls _exit.
+    let pid = unsafe {
+        libc::syscall(
+            libc::SYS_clone3,
+            &args as *const CloneArgsV2,
+            size_of::<CloneArgsV2>(),
+        )
+    };
+    if pid == 0 {
+        // SAFETY: in the child; ends it at once.
+        unsafe { libc::_exit(0) }
+    }
+    if pid > 0 {
+        let _ = reap(pid);
+        return observed(
+            false,
+            "kernel-syscall",
+            Some("clone3 took a cgroup fd that is not open".to_string()),
+        );
+    }
+    match last_errno() {
+        libc::EBADF => observed(true, "kernel-syscall", None),
+        e if transient(e) => probe_failed(e),
+        e => observed(false, "kernel-syscall", Some(errno::name(e))),
+    }
+}
+
+fn clone_pidfd() -> Capability {
+    let mut pidfd: libc::c_int = -1;
+    let args = CloneArgs {
+        flags: libc::CLONE_PIDFD as u64,
+        pidfd: &mut pidfd as *mut libc::c_int as u64,
+        exit_signal: libc::SIGCHLD as u64,
+        ..CloneArgs::default()
+    };
+    // SAFETY: without CLONE_VM this is a fork: the child has its own copy of memory and only
+    // calls _exit (async-signal-safe); the kernel writes the pidfd into `pidfd`, alive here.
+    let pid = unsafe {
+        libc::syscall(
+            libc::SYS_clone3,
+            &args as *const CloneArgs,
+            size_of::<CloneArgs>(),
+        )
+    };
+    if pid == 0 {
+        // SAFETY: in the child; ends it at once.
+        unsafe { libc::_exit(0) }
+    }
+    if pid == -1 {
+        let e = last_errno();
+        if transient(e) {
+            return probe_failed(e);
+        }
+        return observed(false, "kernel-clone3-child", Some(errno::name(e)));
+    }
+    let reaped = reap(pid);
+    if pidfd < 0 {
+        return observed(
+            false,
+            "kernel-clone3-child",
+            Some("the kernel stored no pidfd".to_string()),
+        );
+    }
+    // SAFETY: closes the pidfd the kernel just gave us.
+    unsafe { libc::close(pidfd) };
+    match reaped {
+        Ok(0) => observed(true, "kernel-clone3-child", None),
+        Ok(status) => observed(
+            false,
+            "kernel-clone3-child",
+            Some(format!("the child ended with wait status {status:#x}")),
+        ),
+        Err(e) => observed(
+            false,
+            "kernel-clone3-child",
+            Some(format!("waitpid failed: {e}")),
+        ),
+    }
 }

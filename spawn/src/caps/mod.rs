@@ -13,6 +13,7 @@
 //! | `kernel-syscall` | a syscall that creates nothing answered (not `ENOSYS`) |
 //! | `kernel-clone3-child` | `clone3` with the flag created a child that exited at once |
 //! | `crate-arch` | compiled into this crate for the target architecture or not (`crate.clone3`: a clone3 trampoline), whatever the kernel has |
+//! | `kernel-unprobed` | the probe needs a call this process cannot make (`CLONE_PIDFD` is probed with clone3): unknown |
 //! | `kernel-probe-failed` | the kernel probe itself failed for want of resources (`EAGAIN`, `EMFILE`, `ENFILE`, `ENOMEM`): unknown, so `available` (false) means nothing |
 //!
 //! An accepted flag is not yet a working flag: the conformance suite checks behaviour.
@@ -71,6 +72,8 @@ pub fn detect() -> Capabilities {
 
 /// The `how` of a kernel feature whose probe failed transiently: unknown, not absent.
 pub const PROBE_FAILED: &str = "kernel-probe-failed";
+/// The `how` of a kernel feature this process could not probe: unknown, not absent.
+pub const UNPROBED: &str = "kernel-unprobed";
 
 /// A capability as observed in this process.
 fn observed(available: bool, how: impl Into<String>, note: Option<String>) -> Capability {

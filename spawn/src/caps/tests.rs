@@ -74,14 +74,21 @@ fn musl(#[case] name: &str, #[case] available: bool, #[case] how: &str) {
     );
 }
 
-/// This machine's kernel (6.x) has clone3, CLONE_CLEAR_SIGHAND (5.5), pidfd_open (5.3) and
-/// close_range (5.9).
+/// This machine's kernel (6.x) has every kernel feature the table lists: clone3 (5.3),
+/// CLONE_PIDFD (5.2), CLONE_CLEAR_SIGHAND (5.5), CLONE_INTO_CGROUP (5.7), pidfd_open (5.3),
+/// pidfd_send_signal (5.1), waitid(P_PIDFD) (5.4), close_range (5.9) and
+/// CLOSE_RANGE_CLOEXEC (5.11).
 #[cfg(target_os = "linux")]
 #[rstest]
 #[case("clone3")]
+#[case("CLONE_PIDFD")]
 #[case("CLONE_CLEAR_SIGHAND")]
+#[case("CLONE_INTO_CGROUP")]
 #[case("pidfd_open")]
+#[case("pidfd_send_signal")]
+#[case("waitid_P_PIDFD")]
 #[case("close_range")]
+#[case("CLOSE_RANGE_CLOEXEC")]
 fn linux_kernel_features(#[case] name: &str) {
     let cap = &detect()[name];
     assert!(cap.available, "{name}: {cap:?}");
