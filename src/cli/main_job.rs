@@ -68,11 +68,11 @@ pub fn run(args: Args) -> CliResult {
     let cases = args.tree.case_index()?;
     let matrix = spawnmatrix::matrix::merge_with(&reports, &docs, &cases)?;
     let extra = [("report.json", live_json.as_bytes())];
-    let baselines = match args.no_docs {
+    let views = match args.no_docs {
         true => None,
-        false => super::matrix::baseline_json(&matrix, &targets)?,
+        false => Some(super::matrix::page_views(&matrix, &targets)?),
     };
-    let outputs = super::matrix::publish(&matrix, &args.out, &extra, baselines.as_deref())?;
+    let outputs = super::matrix::publish(&matrix, &args.out, &extra, views.as_ref())?;
     print!("{}", outputs.markdown);
     eprintln!(
         "spawnmatrix: live probe + {stored} stored reports + {} documented families: {} columns, \

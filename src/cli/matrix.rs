@@ -53,25 +53,41 @@ pub fn publish(
     matrix: &Matrix,
     out: &Path,
     extra: &[(&str, &[u8])],
-    baselines: Option<&str>,
+    views: Option<&PageViews>,
 ) -> Result<Outputs, MatrixError> {
     for d in matrix.disagreements() {
         eprintln!("spawnmatrix: disagreement: {}", d.describe());
     }
-    let outputs = Outputs::render_with_baselines(matrix, baselines);
+    let outputs = Outputs::render_with_views(
+        matrix,
+        views.and_then(|v| v.baselines.as_deref()),
+        views.map(|v| v.sections.as_str()),
+    );
     outputs.write(out, extra)?;
     Ok(outputs)
 }
 
-/// The baseline view of `matrix` for the page, as JSON; `None` without a baselines file.
-pub fn baseline_json(
+/// The page's views read off `targets/` besides the matrix, as JSON.
+pub struct PageViews {
+    /// The baseline view; `None` without a baselines file.
+    pub baselines: Option<String>,
+    /// The kernel and sandbox sections (`published::page_sections`).
+    pub sections: String,
+}
+
+/// The page's baseline view and kernel and sandbox sections of `matrix`.
+pub fn page_views(
     matrix: &Matrix,
     targets: &Path,
-) -> Result<Option<String>, Box<dyn std::error::Error>> {
+) -> Result<PageViews, Box<dyn std::error::Error>> {
     let summary = spawnmatrix::matrix::summary::build(matrix);
     let caps = spawnmatrix::caps_header::build(&summary, matrix)?;
     let view = spawnmatrix::published::baseline_view::of_targets(&caps, matrix, targets)?;
-    Ok(view.map(|v| serde_json::to_string(&v)).transpose()?)
+    let kernel = spawnmatrix::published::kernel::Kernel::load(targets)?;
+    Ok(PageViews {
+        baselines: view.map(|v| serde_json::to_string(&v)).transpose()?,
+        sections: spawnmatrix::published::page_sections(matrix, kernel.as_ref()),
+    })
 }
 
 pub fn run(args: Args) -> CliResult {
@@ -82,11 +98,11 @@ pub fn run(args: Args) -> CliResult {
     };
     let cases = args.tree.case_index()?;
     let matrix = spawnmatrix::matrix::merge_with(&reports, &docs, &cases)?;
-    let baselines = match args.no_docs {
+    let views = match args.no_docs {
         true => None,
-        false => baseline_json(&matrix, &args.tree.targets()?)?,
+        false => Some(page_views(&matrix, &args.tree.targets()?)?),
     };
-    publish(&matrix, &args.out, &[], baselines.as_deref())?;
+    publish(&matrix, &args.out, &[], views.as_ref())?;
     println!(
         "{} columns, {} rows written to {}/{{matrix.json,MATRIX.md,index.html}}",
         matrix.columns.len(),

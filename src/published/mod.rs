@@ -312,6 +312,24 @@ impl Published {
     }
 }
 
+/// The sections that are families of their own (the Linux kernel, the sandbox profiles) as
+/// the page shows them: `{"families": [...], "sections": [...]}`, the same objects as
+/// `summary.json`'s.
+pub fn page_sections(matrix: &Matrix, kernel: Option<&kernel::Kernel>) -> String {
+    let mut families: Vec<SummaryFamily> = Vec::new();
+    let mut sections: Vec<PublishedSection> = Vec::new();
+    if let Some(k) = kernel {
+        let (family, section) = k.section(matrix);
+        families.push(family);
+        sections.push(section);
+    }
+    if let Some((sandbox_families, section)) = sandbox::section(matrix) {
+        families.extend(sandbox_families);
+        sections.push(section);
+    }
+    serde_json::json!({ "families": families, "sections": sections }).to_string()
+}
+
 /// The version after `previous` for a release of kind `step`; the first release is 1.0.0.
 pub fn next_version(previous: Option<&str>, step: Option<Step>) -> String {
     let parts: Option<Vec<u64>> =

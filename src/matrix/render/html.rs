@@ -15,6 +15,7 @@ const PLACEHOLDER: &str = "/*MATRIX_JSON*/null";
 const SUMMARY_PLACEHOLDER: &str = "/*SUMMARY_JSON*/null";
 const RELEASES_PLACEHOLDER: &str = "/*RELEASES_JSON*/null";
 const BASELINES_PLACEHOLDER: &str = "/*BASELINES_JSON*/null";
+const SECTIONS_PLACEHOLDER: &str = "/*SECTIONS_JSON*/null";
 
 /// JSON that is safe inside a `<script>` element: `</` and `<!--` cannot occur.
 fn embeddable(json: String) -> String {
@@ -67,6 +68,17 @@ pub fn render(matrix: &Matrix) -> String {
 /// [`render`], plus the baseline view (the JSON of `published::baseline_view::BaselineView`,
 /// computed by the caller from the same matrix) as a view of its own.
 pub fn render_with_baselines(matrix: &Matrix, baselines: Option<&str>) -> String {
+    render_with_views(matrix, baselines, None)
+}
+
+/// [`render_with_baselines`], plus the published sections that are families of their own
+/// (`{"families": [...], "sections": [...]}` as `published::page_sections` computes them: the
+/// Linux kernel, the sandbox profiles) as the page's "Kernel & sandboxes" view.
+pub fn render_with_views(
+    matrix: &Matrix,
+    baselines: Option<&str>,
+    sections: Option<&str>,
+) -> String {
     let summary = summary::build(matrix);
     PAGE.replacen(PLACEHOLDER, &embeddable(super::json::render(matrix)), 1)
         .replacen(
@@ -82,6 +94,11 @@ pub fn render_with_baselines(matrix: &Matrix, baselines: Option<&str>) -> String
         .replacen(
             BASELINES_PLACEHOLDER,
             &embeddable(baselines.unwrap_or("null").to_string()),
+            1,
+        )
+        .replacen(
+            SECTIONS_PLACEHOLDER,
+            &embeddable(sections.unwrap_or("null").to_string()),
             1,
         )
 }

@@ -24,10 +24,20 @@ impl Outputs {
 
     /// The outputs with the page's baseline view (its JSON, made by the caller).
     pub fn render_with_baselines(matrix: &Matrix, baselines: Option<&str>) -> Outputs {
+        Outputs::render_with_views(matrix, baselines, None)
+    }
+
+    /// The outputs with the page's baseline view and its kernel and sandbox sections (both
+    /// JSON, made by the caller; see [`html::render_with_views`]).
+    pub fn render_with_views(
+        matrix: &Matrix,
+        baselines: Option<&str>,
+        sections: Option<&str>,
+    ) -> Outputs {
         Outputs {
             json: json::render(matrix),
             markdown: markdown::render(matrix),
-            html: html::render_with_baselines(matrix, baselines),
+            html: html::render_with_views(matrix, baselines, sections),
         }
     }
 

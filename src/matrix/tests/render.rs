@@ -60,11 +60,16 @@ fn html_embeds_the_data_safely_and_loads_nothing() {
     m.rows[0].cells.values_mut().next().unwrap().note =
         Some(String::from("</script><script>alert(1)</script><!--"));
     let baselines = r#"{"baselines":[],"rows":[],"note":"</script><!--"}"#;
-    let page = html::render_with_baselines(&m, Some(baselines));
+    let sections = r#"{"families":[],"sections":[],"note":"</script><!--"}"#;
+    let page = html::render_with_views(&m, Some(baselines), Some(sections));
     assert_eq!(
         page.matches("</script>").count(),
-        5,
-        "only the page's four data blocks and its own script end"
+        6,
+        "only the page's five data blocks and its own script end"
+    );
+    assert_eq!(
+        embedded(&page, "sections-data"),
+        serde_json::from_str::<serde_json::Value>(sections).unwrap()
     );
     assert_eq!(
         embedded(&page, "baseline-data"),
