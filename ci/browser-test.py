@@ -5,7 +5,8 @@ each family's answer; every state (ignored, deprecated, known bug,
 needs) of every summary cell with its note and source; filtering; drill-down from a summary cell to its releases, to the full
 table and to one release's evidence; back/forward; a shared URL restores a view; the full
 table's group, disagreement and column-order controls; the baselines view (cells as the
-embedded baseline JSON says, the family filter, a cell's reason); no horizontal page overflow; a
+embedded baseline JSON says, the family filter, a cell's reason); the kernel & sandboxes view
+(each cell as the embedded section JSON says, a cell's answer); no horizontal page overflow; a
 sticky header. Expected values are read from the JSON embedded in the page (written by spawnmatrix),
 never typed in here.
 
@@ -372,6 +373,29 @@ def run_width(d, uri, name, width, height, mobile, prefix, expect_disagreement):
         heads = d.js("return [...document.querySelectorAll('#matrix thead th[data-col]')].map(t => t.dataset.col);")
         check(heads == [b["id"] for b in view["baselines"] if b["family"] == first["family"]],
               f"the family filter keeps the {len(heads)} {first['family']} baselines")
+
+    # The kernel & sandboxes view: every kernel and sandbox row, each family's cell with the
+    # embedded answer's text and evidence letters; a cell opens its answer.
+    sections = d.js("return JSON.parse(document.getElementById('sections-data').textContent);")
+    if sections:
+        d.open(uri + "#view=sections")
+        want_rows = [r["id"] for s in sections["sections"] for r in s["rows"]]
+        check(page_state(d)["view"] == "sections" and visible_rows(d) == want_rows,
+              f"the kernel & sandboxes view shows its {len(want_rows)} rows")
+        for section in sections["sections"]:
+            for row in section["rows"]:
+                shown = d.js("return [...document.querySelectorAll('#matrix tbody td.cell')].filter(t => t.dataset.row === arguments[0] && t.textContent)"
+                             ".map(t => [t.dataset.col, t.textContent]);", row["id"])
+                expected = [[a["family"], a["text"] + " " + "".join(EV_LETTER[e] for e in a["evidence"])] for a in row["answers"]]
+                check(sorted(shown) == sorted(expected), f"{row['id']}: one cell per answering family, as embedded ({len(expected)})")
+        no_overflow(d, width, "kernel & sandboxes")
+        row = sections["sections"][-1]["rows"][0]
+        answer = row["answers"][0]
+        d.click(f"td.cell[data-row='{row['id']}'][data-col='{answer['family']}']")
+        st = page_state(d)
+        check(answer["text"] in (st["detail"] or "") and answer["history"][0]["release"] in (st["detail"] or ""),
+              f"a {answer['family']} cell opens its answer and the columns it ran on")
+        d.screenshot(Path(f"{prefix}-{name}-sections.png"))
 
     # The full table's own controls.
     d.open(uri + "#view=full")

@@ -341,9 +341,10 @@ fn every_family_answers_every_error_row_or_says_it_is_unsettled() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/summary.json");
     let summary: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    // The Linux kernel family answers its kernel rows only (src/published/kernel.rs).
+    // The Linux kernel family answers its kernel rows only (src/published/kernel.rs), and
+    // each sandbox profile its sandbox rows only (src/published/sandbox.rs).
     let mut families = field_of_each(&summary["families"], "id");
-    families.retain(|f| *f != "linux-kernel");
+    families.retain(|f| *f != "linux-kernel" && !f.starts_with("sandbox/"));
     let errors = summary["sections"]
         .as_array()
         .unwrap()
@@ -369,4 +370,77 @@ fn every_family_answers_every_error_row_or_says_it_is_unsettled() {
         settled.is_empty(),
         "answered now, drop from UNSETTLED_ERROR_CELLS: {settled:?}"
     );
+}
+
+/// The committed summary's section `id` (docs/summary.json).
+fn published_section(id: &str) -> serde_json::Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/summary.json");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let sections = summary["sections"].as_array().unwrap();
+    let section = sections.iter().find(|s| s["id"] == id);
+    section.unwrap_or_else(|| panic!("no {id} section")).clone()
+}
+
+/// Every kernel row has run evidence on both kernels this project runs: the emulated Debian
+/// 12 guests (6.1) and the build machine (6.18), each `yes` (src/published/kernel.rs; the
+/// probes are spawn/src/caps/kernel_linux.rs).
+#[rstest]
+#[case("kernel.clone3")]
+#[case("kernel.CLONE_PIDFD")]
+#[case("kernel.CLONE_CLEAR_SIGHAND")]
+#[case("kernel.CLONE_INTO_CGROUP")]
+#[case("kernel.close_range")]
+#[case("kernel.CLOSE_RANGE_CLOEXEC")]
+#[case("kernel.pidfd_open")]
+#[case("kernel.pidfd_send_signal")]
+#[case("kernel.waitid_P_PIDFD")]
+fn every_kernel_row_ran_on_both_kernels(#[case] row: &str) {
+    let section = published_section("kernel");
+    let rows = section["rows"].as_array().unwrap();
+    let row = rows.iter().find(|r| r["id"] == row).expect("the row");
+    let history = row["answers"][0]["history"].as_array().unwrap();
+    for release in ["6.1", "6.18"] {
+        let step = history.iter().find(|s| s["release"] == release);
+        let step = step.unwrap_or_else(|| panic!("no run on {release}: {history:?}"));
+        assert_eq!(step["value"], true, "{release}: {step}");
+        assert_eq!(
+            step["evidence"],
+            serde_json::json!(["run"]),
+            "{release}: {step}"
+        );
+    }
+}
+
+/// Each sandbox profile is a family of its own, and what the raw libc and Auto did under it
+/// is run evidence (src/published/sandbox.rs; recorded by `spawnmatrix probe --sandbox` into
+/// targets/reports/native-x86_64-linux-gnu.json, and by the containers for docker-default).
+#[rstest]
+#[case("clone3-enosys", "sandbox.libc.posix_spawn", "works")]
+#[case("clone3-eperm", "sandbox.libc.posix_spawn", "error: EPERM")]
+#[case("clone3-eperm", "sandbox.auto", "clone_vfork")]
+#[case("no-clone-vm", "sandbox.auto", "fork")]
+#[case("nproc-reached", "sandbox.auto", "error: EAGAIN")]
+#[case(
+    "valgrind",
+    "sandbox.libc.posix_spawn_missing",
+    "error lost: returned 0, the child exited 127"
+)]
+#[case(
+    "qemu-user",
+    "sandbox.libc.posix_spawn_missing",
+    "error lost: returned 0, the child exited 127"
+)]
+#[case("clone3-enosys", "sandbox.libc.posix_spawn_missing", "error: ENOENT")]
+#[case("docker-default", "sandbox.auto", "clone_vfork")]
+fn each_sandbox_profile_is_a_column(#[case] profile: &str, #[case] row: &str, #[case] want: &str) {
+    let section = published_section("sandbox");
+    let rows = section["rows"].as_array().unwrap();
+    let row = rows.iter().find(|r| r["id"] == row).expect("the row");
+    let family = format!("sandbox/{profile}");
+    let answers = row["answers"].as_array().unwrap();
+    let answer = answers.iter().find(|a| a["family"] == family.as_str());
+    let answer = answer.unwrap_or_else(|| panic!("no {family} answer"));
+    assert_eq!(answer["text"], want, "{answer}");
+    assert_eq!(answer["evidence"], serde_json::json!(["run"]), "{answer}");
 }

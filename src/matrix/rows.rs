@@ -466,6 +466,35 @@ mod tests {
         assert_eq!(cell.note.as_deref(), Some(note));
     }
 
+    /// A report run whole under a seccomp profile (a container under Docker's default
+    /// profile): the strategy Auto took is that profile's `auto` row; without the profile in
+    /// its image, Auto's choice is no sandbox row.
+    #[rstest]
+    #[case(
+        Some("spawnmatrix/debian:bookworm seccomp=docker-default"),
+        Some("sandbox.docker-default.auto")
+    )]
+    #[case(Some("spawnmatrix/debian:bookworm"), None)]
+    #[case(None, None)]
+    fn a_whole_run_under_a_profile_is_its_auto_row(
+        #[case] image: Option<&str>,
+        #[case] row: Option<&str>,
+    ) {
+        let mut report = crate::matrix::tests::report("glibc", "2.36", "container");
+        report.platform.provenance.image = image.map(str::to_string);
+        report.auto_strategy = Some(String::from("clone_vfork"));
+        let cells = report_cells(&report, Evidence::Run);
+        let got: Vec<&str> = cells
+            .keys()
+            .map(String::as_str)
+            .filter(|k| k.starts_with("sandbox."))
+            .collect();
+        assert_eq!(got, row.into_iter().collect::<Vec<_>>());
+        if let Some(row) = row {
+            assert_eq!(cells[row].value, Value::Text(String::from("clone_vfork")));
+        }
+    }
+
     /// A profile's run becomes its `auto` row and one row per forced strategy, as observed.
     #[test]
     fn sandbox_rows() {

@@ -1,6 +1,7 @@
 //! The `sandbox` rows this machine's column gets (`spawnmatrix sandbox PROFILE --observe`,
 //! collected by the main job with `sandbox::record`): the whole recorded table, so a profile
-//! whose `Auto` choice or forced answers change fails here, not silently in the matrix.
+//! whose `Auto` choice, forced answers or raw-libc answers change fails here, not silently in
+//! the matrix.
 
 use rstest::rstest;
 use spawnmatrix::report::SandboxRun;
@@ -31,19 +32,35 @@ const AUTO_UNDER_FAKE_VFORK: &str = match cfg!(target_env = "musl") {
     false => "fork",
 };
 
+/// The raw libc's posix_spawn under `clone3` → `EPERM` and with no `CLONE_VM`: glibc's
+/// (clone3, then clone with CLONE_VM) is refused; musl's uses clone, refused only without
+/// CLONE_VM.
+const LIBC_UNDER_CLONE3_EPERM: [&str; 2] = match cfg!(target_env = "musl") {
+    true => ["works", "error: ENOENT"],
+    false => ["error: EPERM", "error: EPERM"],
+};
+/// Under valgrind and qemu-user glibc's posix_spawn returns 0 for a program that does not
+/// exist (the exec error it writes to shared memory is lost); musl's pipe still reports it.
+const LIBC_UNDER_FAKE_VFORK: [&str; 2] = match cfg!(target_env = "musl") {
+    true => ["works", "error: ENOENT"],
+    false => ["works", "error lost: returned 0, the child exited 127"],
+};
+
 #[rstest]
-#[case::valgrind(Profile::Valgrind, AUTO_UNDER_FAKE_VFORK, ["unsupported", "unsupported", POSIX_SPAWN_UNDER_FAKE_VFORK, "works"])]
-#[case::qemu_user(Profile::QemuUser, AUTO_UNDER_FAKE_VFORK, ["unsupported", "unsupported", POSIX_SPAWN_UNDER_FAKE_VFORK, "works"])]
-#[case::clone3_enosys(Profile::Clone3Enosys, "clone_vfork", ["unsupported", "works", "works", "works"])]
-#[case::clone3_eperm(Profile::Clone3Eperm, "clone_vfork", ["unsupported", "works", POSIX_SPAWN_UNDER_CLONE3_EPERM, "works"])]
-#[case::no_clone_vm(Profile::NoCloneVm, "fork", ["unsupported", "unsupported", "unsupported", "works"])]
+#[case::valgrind(Profile::Valgrind, AUTO_UNDER_FAKE_VFORK, ["unsupported", "unsupported", POSIX_SPAWN_UNDER_FAKE_VFORK, "works"], LIBC_UNDER_FAKE_VFORK)]
+#[case::qemu_user(Profile::QemuUser, AUTO_UNDER_FAKE_VFORK, ["unsupported", "unsupported", POSIX_SPAWN_UNDER_FAKE_VFORK, "works"], LIBC_UNDER_FAKE_VFORK)]
+#[case::clone3_enosys(Profile::Clone3Enosys, "clone_vfork", ["unsupported", "works", "works", "works"], ["works", "error: ENOENT"])]
+#[case::clone3_eperm(Profile::Clone3Eperm, "clone_vfork", ["unsupported", "works", POSIX_SPAWN_UNDER_CLONE3_EPERM, "works"], LIBC_UNDER_CLONE3_EPERM)]
+#[case::no_clone_vm(Profile::NoCloneVm, "fork", ["unsupported", "unsupported", "unsupported", "works"], ["error: EPERM", "error: EPERM"])]
 // At the process limit every strategy fails with EAGAIN, and none turns it into Unsupported.
-#[case::nproc_reached(Profile::NprocReached, "error: EAGAIN", [NO_CLONE3_HERE, "error: EAGAIN", "error: EAGAIN", "error: EAGAIN"])]
+#[case::nproc_reached(Profile::NprocReached, "error: EAGAIN", [NO_CLONE3_HERE, "error: EAGAIN", "error: EAGAIN", "error: EAGAIN"], ["error: EAGAIN", "error: EAGAIN"])]
 fn recorded_rows(
     #[case] profile: Profile,
     #[case] auto: &str,
     // clone3, clone_vfork, posix_spawn, fork
     #[case] forced: [&str; 4],
+    // the raw libc: posix_spawn of the true helper, of a program that does not exist
+    #[case] libc: [&str; 2],
 ) {
     // Recorded once for all cases (valgrind and qemu-user make a round take a while).
     static RUNS: std::sync::OnceLock<std::collections::BTreeMap<String, SandboxRun>> =
@@ -71,4 +88,10 @@ fn recorded_rows(
         .map(|(s, o)| (s.to_string(), o.to_string()))
         .collect();
     assert_eq!(run.forced, want, "forced strategies under {profile}");
+    let want = ["posix_spawn", "posix_spawn_missing"]
+        .into_iter()
+        .zip(libc)
+        .map(|(s, o)| (s.to_string(), o.to_string()))
+        .collect();
+    assert_eq!(run.libc, want, "the raw libc under {profile}");
 }
