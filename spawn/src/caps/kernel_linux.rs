@@ -277,34 +277,20 @@ fn close_range(flags: libc::c_uint) -> Capability {
     observed(true, "kernel-syscall", None)
 }
 
-/// `struct clone_args` up to `cgroup` (`CLONE_ARGS_SIZE_VER2`, 88 bytes).
-#[repr(C)]
-#[derive(Default)]
-struct CloneArgsV2 {
-    base: CloneArgs,
-    set_tid: u64,
-    set_tid_size: u64,
-    cgroup: u64,
-}
-const _: () = assert!(size_of::<CloneArgsV2>() == 88);
-
 fn into_cgroup() -> Capability {
-    let args = CloneArgsV2 {
-        base: CloneArgs {
-            flags: CLONE_INTO_CGROUP,
-            exit_signal: libc::SIGCHLD as u64,
-            ..CloneArgs::default()
-        },
+    let args = CloneArgs {
+        flags: CLONE_INTO_CGROUP,
+        exit_signal: libc::SIGCHLD as u64,
         cgroup: libc::c_int::MAX as u64,
-        ..CloneArgsV2::default()
+        ..CloneArgs::default()
     };
     // SAFETY: the cgroup fd is not open, so the kernel refuses before a child exists; if one
     // were created all the same it is a fork child that only calls _exit.
     let pid = unsafe {
         libc::syscall(
             libc::SYS_clone3,
-            &args as *const CloneArgsV2,
-            size_of::<CloneArgsV2>(),
+            &args as *const CloneArgs,
+            size_of::<CloneArgs>(),
         )
     };
     if pid == 0 {
