@@ -145,6 +145,24 @@ impl Command {
         if self.close_fds {
             d.field("close_fds", &self.close_fds);
         }
+        if let Some(sig) = self.pdeathsig {
+            d.field("parent_death_signal", &sig);
+        }
+        if let Some(fd) = &self.ctty {
+            d.field("controlling_terminal", fd);
+        }
+        if let Some(fd) = &self.foreground {
+            d.field("foreground", fd);
+        }
+        if let Some(fd) = &self.cgroup {
+            d.field("cgroup", fd);
+        }
+        if self.retry_etxtbsy > 0 {
+            d.field("retry_etxtbsy", &self.retry_etxtbsy);
+        }
+        if self.kill_on_drop {
+            d.field("kill_on_drop", &self.kill_on_drop);
+        }
         if self.strategy != super::strategy::Strategy::Auto {
             d.field("strategy", &self.strategy);
         }

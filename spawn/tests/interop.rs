@@ -259,3 +259,25 @@ fn wait_timeout_wakes_when_the_child_exits() {
         start.elapsed()
     );
 }
+
+#[test]
+fn debug_shows_the_new_settings_only_when_set() {
+    let plain = format!("{:#?}", Command::new("true"));
+    for name in ["parent_death_signal", "retry_etxtbsy", "kill_on_drop", "cgroup"] {
+        assert!(!plain.contains(name), "{plain}");
+    }
+    let mut c = Command::new("true");
+    c.parent_death_signal(libc::SIGTERM)
+        .retry_etxtbsy(3)
+        .kill_on_drop(true)
+        .cgroup(std::fs::File::open("/").unwrap());
+    let set = format!("{c:#?}");
+    for want in [
+        format!("parent_death_signal: {}", libc::SIGTERM),
+        "retry_etxtbsy: 3".into(),
+        "kill_on_drop: true".into(),
+        "cgroup: OwnedFd".into(),
+    ] {
+        assert!(set.contains(&want), "{want} in {set}");
+    }
+}
