@@ -6,7 +6,15 @@ use crate::target::Target;
 
 /// The systems with kqueue and its `EVFILT_PROC` filter.
 const KQUEUE: &[&str] = &[
-    "macos", "ios", "tvos", "watchos", "visionos", "freebsd", "netbsd", "openbsd", "dragonfly",
+    "macos",
+    "ios",
+    "tvos",
+    "watchos",
+    "visionos",
+    "freebsd",
+    "netbsd",
+    "openbsd",
+    "dragonfly",
 ];
 
 pub fn declare(target: &Target) {

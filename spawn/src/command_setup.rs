@@ -24,6 +24,7 @@ impl Command {
     ///
     /// `posix_spawn` cannot express it (forced: `Unsupported`, `Auto` skips it); nor can
     /// platforms other than Linux, Android and FreeBSD (every strategy: `Unsupported`).
+    /// With `CommandExt::exec` the process sets it on itself and watches its own parent.
     ///
     /// ```
     /// use spawnmatrix_spawn::Command;
@@ -85,7 +86,8 @@ impl Command {
     /// can do this: `Auto` uses it (and is `Unsupported` where clone3 is refused), every
     /// other strategy is `Unsupported`. A directory that is not a cgroup v2 one, or one the
     /// kernel will not put a process in, fails the spawn with the kernel's errno (`EBADF`,
-    /// `EOPNOTSUPP`, `EBUSY`, ...).
+    /// `EOPNOTSUPP`, `EBUSY`, ...). `CommandExt::exec` cannot move the running process this way:
+    /// `Unsupported`.
     pub fn cgroup(&mut self, dir: impl Into<OwnedFd>) -> &mut Command {
         let fd = dir.into();
         cloexec_at_handover(&fd);

@@ -37,6 +37,21 @@ pub(super) fn exec(cmd: &mut Command) -> io::Error {
 fn try_exec(cmd: &mut Command) -> io::Result<Infallible> {
     let (mut p, _parent_ends) = Prepared::new(cmd, Defaults::Inherit)?;
     only_stdio(&p)?;
+    if let Some(what) = p.platform_cannot() {
+        return Err(io::Error::new(io::ErrorKind::Unsupported, what));
+    }
+    if p.cgroup.is_some() {
+        return Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "exec cannot start in a cgroup: CLONE_INTO_CGROUP places a new child only",
+        ));
+    }
+    // This process sets its own parent-death signal: the parent whose death it watches is
+    // this process's parent, not this process.
+    if let Some((_, parent)) = &mut p.pdeathsig {
+        // SAFETY: getppid cannot fail.
+        *parent = unsafe { libc::getppid() };
+    }
     p.set_pre_exec(&mut cmd.pre_exec);
     let current = thread_mask()?;
     let mask = p.mask.unwrap_or(current);

@@ -391,3 +391,45 @@ fn etxtbsy_without_retry_and_success_with_it(#[case] strategy: Strategy) {
     assert!(status.success(), "{strategy}: {status:?}");
     holder.join().expect("holder");
 }
+
+// ---- exec ----
+
+/// Set in the re-executed copy that runs the exec check.
+const EXEC_MARKER: &str = "SPAWNOPTS_EXEC_PDEATHSIG";
+
+/// In a process of its own: `exec` with a parent-death signal. The process's parent is
+/// alive, so it must run the program, not signal itself.
+#[test]
+fn exec_subprocess() {
+    if std::env::var_os(EXEC_MARKER).is_none() {
+        return;
+    }
+    let err = Command::new("sh")
+        .args(["-c", "exit 7"])
+        .parent_death_signal(libc::SIGTERM)
+        .exec();
+    panic!("exec failed: {err}");
+}
+
+#[test]
+fn exec_watches_this_processs_parent() {
+    let status = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "exec_subprocess",
+            "--exact",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(EXEC_MARKER, "1")
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(7), "{status:?}");
+}
+
+#[test]
+fn exec_cannot_start_in_a_cgroup() {
+    let err = Command::new("true")
+        .cgroup(fs::File::open("/").unwrap())
+        .exec();
+    assert_eq!(err.kind(), io::ErrorKind::Unsupported, "{err}");
+}

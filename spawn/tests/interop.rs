@@ -263,7 +263,12 @@ fn wait_timeout_wakes_when_the_child_exits() {
 #[test]
 fn debug_shows_the_new_settings_only_when_set() {
     let plain = format!("{:#?}", Command::new("true"));
-    for name in ["parent_death_signal", "retry_etxtbsy", "kill_on_drop", "cgroup"] {
+    for name in [
+        "parent_death_signal",
+        "retry_etxtbsy",
+        "kill_on_drop",
+        "cgroup",
+    ] {
         assert!(!plain.contains(name), "{plain}");
     }
     let mut c = Command::new("true");
