@@ -478,13 +478,14 @@ impl Command {
 
     fn spawn_with(&mut self, defaults: Defaults) -> io::Result<Child> {
         let _errno = super::error::KeepErrno::new();
-        let (mut prepared, parent_ends) = Prepared::new(self, defaults)?;
-        prepared.set_pre_exec(&mut self.pre_exec);
-        let (spawned, used) =
-            super::retry::spawn(self.retry_etxtbsy, || {
-                super::dispatch::spawn(self.strategy, &mut prepared)
-            })?;
-        drop(prepared);
+        // Each attempt is prepared afresh (new pipes, a fresh fd plan), so a retry after
+        // `ETXTBSY` starts from nothing a failed attempt changed.
+        let (spawned, used, parent_ends) = super::retry::spawn(self.retry_etxtbsy, || {
+            let (mut prepared, parent_ends) = Prepared::new(self, defaults)?;
+            prepared.set_pre_exec(&mut self.pre_exec);
+            let (spawned, used) = super::dispatch::spawn(self.strategy, &mut prepared)?;
+            Ok((spawned, used, parent_ends))
+        })?;
         let mut child = Child::new(
             spawned.pid,
             used,

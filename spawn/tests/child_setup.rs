@@ -354,7 +354,7 @@ fn busy_executable(
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join(format!("busy-{tag}"));
     let mut f = fs::File::create(&path).expect("create");
-    f.write_all(b"#!/bin/sh\nexit 0\n").expect("write");
+    f.write_all(b"#!/bin/sh\necho ran\n").expect("write");
     f.set_permissions(fs::Permissions::from_mode(0o755))
         .expect("chmod");
     let holder = std::thread::spawn(move || {
@@ -383,12 +383,14 @@ fn etxtbsy_without_retry_and_success_with_it(#[case] strategy: Strategy) {
     drop(holder);
 
     let (_dir, path, holder) = busy_executable(strategy.name(), Duration::from_millis(150));
-    let status = Command::new(&path)
+    // Piped output: each retry makes its pipes afresh, and the last one's reach the Child.
+    let out = Command::new(&path)
         .strategy(strategy)
         .retry_etxtbsy(20)
-        .status()
+        .output()
         .unwrap_or_else(|e| panic!("{strategy}: the retries did not outlast the writer: {e}"));
-    assert!(status.success(), "{strategy}: {status:?}");
+    assert!(out.status.success(), "{strategy}: {out:?}");
+    assert_eq!(out.stdout, b"ran\n", "{strategy}");
     holder.join().expect("holder");
 }
 
