@@ -362,6 +362,9 @@ def run_width(d, uri, name, width, height, mobile, prefix, expect_disagreement):
         check(page_state(d)["view"] == "baselines" and shown == expected,
               f"the baselines view shows {row['id']} for all {len(expected)} baselines as the embedded view says")
         no_overflow(d, width, "baselines")
+        if mobile:
+            label = d.js("return document.querySelector('#matrix tbody tr[data-row] th').getBoundingClientRect().width;")
+            check(label <= 0.4 * width, f"baselines: the sticky row-label column is narrow ({label:.0f} px of {width})")
         first = view["baselines"][0]
         answer = next(a for a in row["answers"] if a["baseline"] == first["id"])
         d.click(f"td.cell[data-row='{row['id']}'][data-col='{first['id']}']")
