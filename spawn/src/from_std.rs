@@ -122,10 +122,12 @@ impl From<std::process::Stdio> for Stdio {
     /// duplicated, close-on-exec, and std's own closed with it). std exposes no accessor, so
     /// this reads the kind from std's `Debug` output (see the module docs of `from_std.rs`).
     ///
-    /// # Panics
+    /// # Errors, at spawn
     /// If this std prints a `Stdio` in a shape this crate does not know (a std newer than
-    /// this crate, with a new kind), or a given fd cannot be duplicated (`EMFILE`): a `From`
-    /// cannot fail, and guessing would connect the child to the wrong file.
+    /// this crate, with a new kind), or a given fd cannot be duplicated (`EMFILE`), a `From`
+    /// cannot fail and guessing would connect the child to the wrong file: the result is a
+    /// `Stdio` whose spawn fails with `ErrorKind::InvalidInput` saying so, before anything
+    /// is created.
     ///
     /// ```
     /// use spawnmatrix_spawn::{Command, Stdio};
@@ -143,10 +145,8 @@ impl From<std::process::Stdio> for Stdio {
             .find(|(name, _)| *name == "stdin")
             .map(|(_, text)| text)
             .unwrap_or_default();
-        match stdio_from_debug("stdin", &text) {
-            Ok(s) => s,
-            Err(e) => panic!("{e}: {text:?}"),
-        }
+        stdio_from_debug("stdin", &text)
+            .unwrap_or_else(|e| Stdio(StdioKind::Unusable(format!("{e}: {text:?}"))))
     }
 }
 
@@ -234,5 +234,22 @@ impl Command {
             }
         }
         Ok(cmd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    /// A std `Stdio` whose shape is unknown never panics: the spawn that uses it fails with
+    /// `InvalidInput`, before any child exists.
+    #[rstest]
+    fn an_unreadable_std_stdio_fails_its_spawn() {
+        let unknown = stdio_from_debug("stdin", "SomeNewKind(42)")
+            .unwrap_or_else(|e| Stdio(StdioKind::Unusable(e.to_string())));
+        let e = Command::new("true").stdin(unknown).spawn().unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput, "{e}");
+        assert!(e.to_string().contains("stdin"), "{e}");
     }
 }

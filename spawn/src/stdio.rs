@@ -32,6 +32,10 @@ pub(super) enum StdioKind {
     Fd(OwnedFd),
     /// This process's stdout or stderr, borrowed (`From<io::Stdout>`/`From<io::Stderr>`).
     Static(BorrowedFd<'static>),
+    /// A std `Stdio` that could not be carried over (`From<std::process::Stdio>`, which cannot
+    /// fail): the spawn that uses it fails with `InvalidInput` and this reason, before anything
+    /// is created.
+    Unusable(String),
 }
 
 impl fmt::Debug for Stdio {
@@ -57,6 +61,7 @@ impl fmt::Debug for StdioKind {
             StdioKind::Piped => f.write_str("MakePipe"),
             StdioKind::Fd(fd) => f.debug_tuple("Fd").field(&FileDesc(fd)).finish(),
             StdioKind::Static(fd) => f.debug_tuple("StaticFd").field(fd).finish(),
+            StdioKind::Unusable(why) => f.debug_tuple("Unusable").field(why).finish(),
         }
     }
 }
@@ -185,6 +190,9 @@ impl StdioKind {
                 child_owned: None,
                 parent: None,
             },
+            StdioKind::Unusable(why) => {
+                return Err(io::Error::new(io::ErrorKind::InvalidInput, why.clone()))
+            }
         })
     }
 }
