@@ -71,11 +71,16 @@ fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out:
         let _ = writeln!(out, "  {title}");
     }
     let width = s.families.iter().map(|f| f.title.len()).max().unwrap_or(0);
-    // The kernel family answers only kernel rows, and only it does.
-    let kernel_row = row.id.starts_with("kernel.");
+    // The kernel family answers only kernel rows and each sandbox profile only sandbox rows,
+    // and only they do: "?" is printed for a family of the row's own kind only.
+    let kind = |id: &str| match id {
+        id if id == spawnmatrix::published::kernel::FAMILY || id.starts_with("kernel.") => 1,
+        id if id.starts_with("sandbox/") || id.starts_with("sandbox.") => 2,
+        _ => 0,
+    };
     for f in &s.families {
         let Some(a) = answer_for(row, &f.id) else {
-            if !known_only && !kernel_row && f.id != spawnmatrix::published::kernel::FAMILY {
+            if !known_only && kind(&f.id) == kind(&row.id) {
                 let _ = writeln!(out, "  {:width$}  ?", f.title);
             }
             continue;
