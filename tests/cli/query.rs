@@ -73,6 +73,24 @@ fn lists_every_row_it_matches() {
     );
 }
 
+/// A sandbox row answers per sandbox profile (each a family of its own), and lists no libc
+/// family as unknown; a kernel row likewise lists only the kernel family.
+#[test]
+fn a_sandbox_row_lists_the_sandbox_profiles() {
+    let out = run(bin().args(["query", "sandbox.auto"]));
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let row = text.split("\n\n").next().unwrap();
+    assert!(row.starts_with("sandbox.auto\n"), "{text}");
+    for profile in ["clone3-eperm", "no-clone-vm", "valgrind", "docker-default"] {
+        assert!(row.contains(&format!("  {profile} ")), "{profile}: {row}");
+    }
+    assert!(
+        !row.contains("  glibc "),
+        "no libc family on a sandbox row: {row}"
+    );
+}
+
 /// Outside any checkout (no `conformance/` and `targets/` above the current directory), the
 /// binary answers from the summary it embeds, and says so; `--targets` still overrides.
 #[test]
