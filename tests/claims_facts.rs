@@ -412,6 +412,38 @@ fn every_kernel_row_ran_on_both_kernels(#[case] row: &str) {
     }
 }
 
+/// The kernel rows of the child-setup options (issue 23): `PR_SET_PDEATHSIG` (prctl(2) gives
+/// 2.1.57; run evidence from the build machine's prctl(PR_GET_PDEATHSIG) probe) and
+/// `TIOCSCTTY` (ioctl_tty(2) names no first release: an unknown start, doc evidence only),
+/// each citing its man page (targets/linux-kernel/kernel.yaml).
+#[rstest]
+#[case("kernel.PR_SET_PDEATHSIG", "2.1.57", Some("2.1.57"), &["run", "doc"], "man2/prctl.2:1032")]
+#[case("kernel.TIOCSCTTY", "yes (release?)", None, &["doc"], "man2/ioctl_tty.2:331-337")]
+fn child_setup_kernel_rows(
+    #[case] row: &str,
+    #[case] text: &str,
+    #[case] since: Option<&str>,
+    #[case] evidence: &[&str],
+    #[case] cite: &str,
+) {
+    let section = published_section("kernel");
+    let rows = section["rows"].as_array().unwrap();
+    let found = rows.iter().find(|r| r["id"] == row);
+    let answer = &found.unwrap_or_else(|| panic!("no {row} row"))["answers"][0];
+    assert_eq!(answer["text"], text, "{answer}");
+    assert_eq!(answer["since"].as_str(), since, "{answer}");
+    assert_eq!(answer["boundary"].is_null(), since.is_none(), "{answer}");
+    assert_eq!(answer["evidence"], json!(evidence), "{answer}");
+    let sources = answer["sources"].to_string();
+    assert!(sources.contains(cite), "{sources}");
+    if since.is_some() {
+        let history = answer["history"].as_array().unwrap();
+        let run = history.iter().find(|s| s["release"] == "6.18");
+        let run = run.unwrap_or_else(|| panic!("no run on 6.18: {history:?}"));
+        assert_eq!((&run["value"], &run["evidence"]), (&json!(true), &json!(["run"])));
+    }
+}
+
 /// Each sandbox profile is a family of its own, and what the raw libc and Auto did under it
 /// is run evidence (src/published/sandbox.rs; recorded by `spawnmatrix probe --sandbox` into
 /// targets/reports/native-x86_64-linux-gnu.json, and by the containers for docker-default).

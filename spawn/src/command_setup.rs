@@ -25,6 +25,8 @@ impl Command {
     /// `posix_spawn` cannot express it (forced: `Unsupported`, `Auto` skips it); nor can
     /// platforms other than Linux, Android and FreeBSD (every strategy: `Unsupported`).
     /// With `CommandExt::exec` the process sets it on itself and watches its own parent.
+    /// Which Linux kernels have it: see the `kernel.PR_SET_PDEATHSIG` row of the table
+    /// (`docs/SUMMARY.md`: since 2.1.57 per prctl(2), and probed on each Linux column).
     ///
     /// ```
     /// use spawnmatrix_spawn::Command;
@@ -50,6 +52,8 @@ impl Command {
     /// the spawn with the child's errno (`ENOTTY`, `EPERM`).
     ///
     /// `posix_spawn` has no action for it (forced: `Unsupported`, `Auto` skips it).
+    /// Which Linux kernels have `TIOCSCTTY`: see the `kernel.TIOCSCTTY` row of the table
+    /// (`docs/SUMMARY.md`: ioctl_tty(2) names no first release, so its start is unknown).
     pub fn controlling_terminal(&mut self, tty: impl Into<OwnedFd>) -> &mut Command {
         let fd = tty.into();
         cloexec_at_handover(&fd);

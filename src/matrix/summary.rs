@@ -418,7 +418,7 @@ fn bounds_of(b: &Boundary, releases: &[Version]) -> Option<Bounds> {
 }
 
 /// `yes`/`no`/the outcome, plus where a release known only as a bound came from.
-fn bare(value: &Value, release: &str) -> String {
+pub(crate) fn bare(value: &Value, release: &str) -> String {
     let v = match value {
         Value::Bool(true) => String::from("yes"),
         other => other.to_string(),

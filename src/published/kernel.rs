@@ -17,7 +17,7 @@ use super::{PublishedAnswer, PublishedRow, PublishedSection};
 use crate::matrix::citation::Citation;
 use crate::matrix::error::MatrixError;
 use crate::matrix::model::{Boundary, Cell, Column, Evidence, Matrix, Value};
-use crate::matrix::summary::{step, Answer, ReleaseColumns, Step, SummaryFamily};
+use crate::matrix::summary::{bare, step, Answer, ReleaseColumns, Step, SummaryFamily};
 use crate::matrix::version::Version;
 use crate::yaml::YamlError;
 
@@ -39,9 +39,16 @@ struct Source {
 struct Feature {
     row: String,
     title: String,
-    since: String,
+    /// The first release the source gives; absent when it gives none (an ancient feature
+    /// whose page names no release): the start is unknown, as `unknown` releases are
+    /// elsewhere in the table, never a guessed number.
+    #[serde(default)]
+    since: Option<String>,
     source: String,
 }
+
+/// The release label of a feature whose source gives no first release.
+const UNKNOWN: &str = "unknown";
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -90,12 +97,12 @@ impl Kernel {
                     format!("{}: a row here starts with kernel.", f.row),
                 ));
             }
-            if Version::parse(&f.since).is_none() {
+            if let Some(since) = f.since.as_deref().filter(|v| Version::parse(v).is_none()) {
                 return Err(invalid(
                     path,
                     text,
                     &at,
-                    format!("{}: since {:?} is not a release", f.row, f.since),
+                    format!("{}: since {since:?} is not a release", f.row),
                 ));
             }
             if !file.sources.contains_key(&f.source) {
@@ -151,8 +158,15 @@ impl Kernel {
             .file
             .features
             .iter()
-            .filter_map(|f| Some((Version::parse(&f.since)?, f.since.clone())))
+            .filter_map(|f| {
+                let since = f.since.as_deref()?;
+                Some((Version::parse(since)?, since.to_string()))
+            })
             .collect();
+        if self.file.features.iter().any(|f| f.since.is_none()) {
+            // Documented, first release unknown: before every numbered release.
+            doc_releases.push((Version::from_parts(Vec::new()), UNKNOWN.to_string()));
+        }
         doc_releases.sort_by(|a, b| a.0.cmp(&b.0));
         doc_releases.dedup_by(|a, b| a.1 == b.1);
         let mut releases: Vec<(Version, ReleaseColumns)> = doc_releases
@@ -206,19 +220,25 @@ impl Kernel {
         by_release: &BTreeMap<Vec<u64>, (String, Vec<&Column>)>,
     ) -> PublishedRow {
         let source = &self.file.sources[&f.source];
+        // The kernel release that added the feature, as its man page gives it; none when the
+        // page names no release.
+        let boundary = f.since.as_ref().map(|since| Boundary::Exact {
+            release: since.clone(),
+            after: None,
+        });
         let mut history: Vec<(Version, Step)> = vec![(
-            Version::parse(&f.since).unwrap_or_else(|| Version::from_parts(Vec::new())),
+            f.since
+                .as_deref()
+                .and_then(Version::parse)
+                .unwrap_or_else(|| Version::from_parts(Vec::new())),
             Step {
-                release: f.since.clone(),
+                release: f.since.clone().unwrap_or_else(|| UNKNOWN.to_string()),
                 value: Value::Bool(true),
                 evidence: vec![Evidence::Doc],
                 columns: Vec::new(),
                 disagreement: false,
-                documented_from: Some(f.since.clone()),
-                began: Some(Boundary::Exact {
-                    release: f.since.clone(),
-                    after: None,
-                }),
+                documented_from: f.since.clone(),
+                began: boundary.clone(),
                 states: Vec::new(),
                 notes: Vec::new(),
                 sources: Vec::new(),
@@ -252,13 +272,9 @@ impl Kernel {
         notes.dedup();
         let answer = Answer {
             family: FAMILY.to_string(),
-            text: f.since.clone(),
-            since: Some(f.since.clone()),
-            // The kernel release that added the feature, from its commit or release notes.
-            boundary: Some(Boundary::Exact {
-                release: f.since.clone(),
-                after: None,
-            }),
+            text: f.since.clone().unwrap_or_else(|| bare(&Value::Bool(true), UNKNOWN)),
+            since: f.since.clone(),
+            boundary,
             evidence,
             disagreement,
             states: Vec::new(),
@@ -298,6 +314,8 @@ mod tests {
                 .starts_with("targets/linux-kernel/kernel.yaml:7:"),
             "{e}"
         );
+        // A page that names no first release: no `since`, an unknown start.
+        assert!(Kernel::parse(p, &GOOD.replace("    since: \"5.3\"\n", "")).is_ok());
         let e = Kernel::parse(p, &GOOD.replace("\"5.3\"", "\"soon\"")).unwrap_err();
         assert!(e.to_string().contains("not a release"), "{e}");
         let e = Kernel::parse(

@@ -20,6 +20,10 @@
 //! - `waitid_P_PIDFD`: `waitid(P_PIDFD, own pidfd, WEXITED|WNOHANG)`: `ECHILD` (this process
 //!   is not its own child) means the kernel knows `P_PIDFD` (5.4+), `EINVAL` that it does not;
 //!   without a pidfd, fd `INT_MAX` (not open), where `EBADF` says the same.
+//! - `PR_SET_PDEATHSIG`: `prctl(PR_GET_PDEATHSIG, &sig)` reads this process's parent-death
+//!   signal and changes nothing; 0 means the kernel knows the option (`PR_GET_PDEATHSIG` came
+//!   in 2.3.15, after `PR_SET_PDEATHSIG` in 2.1.57, so answering it implies the setter),
+//!   `EINVAL` that it does not (`Command::parent_death_signal` relies on it).
 //!
 //! None of these runs on Android (this module is Linux-only): a system call its seccomp
 //! policy does not allow ends the process with `SIGSYS` there.
@@ -63,6 +67,7 @@ pub(super) fn detect() -> Vec<(String, Capability)> {
             "CLOSE_RANGE_CLOEXEC".to_string(),
             close_range(CLOSE_RANGE_CLOEXEC),
         ),
+        ("PR_SET_PDEATHSIG".to_string(), pdeathsig()),
     ];
     if let Ok(fd) = pidfd {
         // SAFETY: closes the pidfd self_pidfd opened, which nothing else knows about.
@@ -275,6 +280,21 @@ fn close_range(flags: libc::c_uint) -> Capability {
         return observed(false, "kernel-syscall", Some(errno::name(last_errno())));
     }
     observed(true, "kernel-syscall", None)
+}
+
+fn pdeathsig() -> Capability {
+    let mut sig: libc::c_int = 0;
+    // SAFETY: PR_GET_PDEATHSIG only stores this process's parent-death signal into `sig`.
+    let rc = unsafe { libc::prctl(libc::PR_GET_PDEATHSIG, &mut sig as *mut libc::c_int) };
+    match (rc, last_errno()) {
+        (0, _) => observed(true, "kernel-syscall", None),
+        (_, e) if transient(e) => probe_failed(e),
+        (_, e) => observed(
+            false,
+            "kernel-syscall",
+            Some(format!("prctl(PR_GET_PDEATHSIG) answered {}", errno::name(e))),
+        ),
+    }
 }
 
 fn into_cgroup() -> Capability {

@@ -77,7 +77,7 @@ fn musl(#[case] name: &str, #[case] available: bool, #[case] how: &str) {
 /// This machine's kernel (6.x) has every kernel feature the table lists: clone3 (5.3),
 /// CLONE_PIDFD (5.2), CLONE_CLEAR_SIGHAND (5.5), CLONE_INTO_CGROUP (5.7), pidfd_open (5.3),
 /// pidfd_send_signal (5.1), waitid(P_PIDFD) (5.4), close_range (5.9) and
-/// CLOSE_RANGE_CLOEXEC (5.11).
+/// CLOSE_RANGE_CLOEXEC (5.11), and prctl's PR_SET_PDEATHSIG (2.1.57).
 #[cfg(target_os = "linux")]
 #[rstest]
 #[case("clone3")]
@@ -89,6 +89,7 @@ fn musl(#[case] name: &str, #[case] available: bool, #[case] how: &str) {
 #[case("waitid_P_PIDFD")]
 #[case("close_range")]
 #[case("CLOSE_RANGE_CLOEXEC")]
+#[case("PR_SET_PDEATHSIG")]
 fn linux_kernel_features(#[case] name: &str) {
     let cap = &detect()[name];
     assert!(cap.available, "{name}: {cap:?}");
