@@ -440,7 +440,10 @@ fn child_setup_kernel_rows(
         let history = answer["history"].as_array().unwrap();
         let run = history.iter().find(|s| s["release"] == "6.18");
         let run = run.unwrap_or_else(|| panic!("no run on 6.18: {history:?}"));
-        assert_eq!((&run["value"], &run["evidence"]), (&json!(true), &json!(["run"])));
+        assert_eq!(
+            (&run["value"], &run["evidence"]),
+            (&json!(true), &json!(["run"]))
+        );
     }
 }
 

@@ -272,7 +272,10 @@ impl Kernel {
         notes.dedup();
         let answer = Answer {
             family: FAMILY.to_string(),
-            text: f.since.clone().unwrap_or_else(|| bare(&Value::Bool(true), UNKNOWN)),
+            text: f
+                .since
+                .clone()
+                .unwrap_or_else(|| bare(&Value::Bool(true), UNKNOWN)),
             since: f.since.clone(),
             boundary,
             evidence,
