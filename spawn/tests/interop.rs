@@ -15,6 +15,12 @@ fn gone(pid: libc::pid_t) -> bool {
     if unsafe { libc::kill(pid, 0) } == -1 {
         return true;
     }
+    is_zombie(pid)
+}
+
+/// The process state letter is `Z` (from `/proc` on Linux, where a container may lack `ps`).
+#[cfg(target_os = "linux")]
+fn is_zombie(pid: libc::pid_t) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .map(|s| {
             s.rsplit(')')
@@ -22,6 +28,19 @@ fn gone(pid: libc::pid_t) -> bool {
                 .unwrap_or("")
                 .trim_start()
                 .starts_with('Z')
+        })
+        .unwrap_or(true)
+}
+
+/// The process state is `Z` (macOS and the BSDs: `ps`, as `/proc` is absent or unmounted).
+#[cfg(not(target_os = "linux"))]
+fn is_zombie(pid: libc::pid_t) -> bool {
+    std::process::Command::new("ps")
+        .args(["-o", "stat=", "-p", &pid.to_string()])
+        .output()
+        .map(|o| {
+            let state = String::from_utf8_lossy(&o.stdout);
+            state.trim().is_empty() || state.trim_start().starts_with('Z')
         })
         .unwrap_or(true)
 }
@@ -110,8 +129,10 @@ fn from_std_carries_env_clear() {
 #[test]
 fn from_std_carries_stdio_and_process_group() {
     let mut std_cmd = std::process::Command::new("sh");
+    // The child waits for its stdin to close, so its group can be read while it runs.
     std_cmd
-        .args(["-c", "ps -o pgid= -p $$ 2>/dev/null || cat /proc/self/stat"])
+        .args(["-c", "read _ignored; echo done"])
+        .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .process_group(0);
     let mut child = Command::from_std(&std_cmd)
@@ -119,18 +140,19 @@ fn from_std_carries_stdio_and_process_group() {
         .spawn()
         .expect("spawn");
     let pid = child.id() as libc::pid_t;
+    // SAFETY: getpgid of our own unreaped child.
+    let pgid = unsafe { libc::getpgid(pid) };
+    drop(child.stdin.take().expect("stdin carried over as a pipe"));
     let mut out = String::new();
     child
         .stdout
         .take()
-        .expect("piped")
+        .expect("stdout carried over as a pipe")
         .read_to_string(&mut out)
         .unwrap();
     child.wait().unwrap();
-    assert!(
-        out.contains(&pid.to_string()),
-        "the child leads its own group: {out:?}"
-    );
+    assert_eq!(pgid, pid, "the child leads its own group");
+    assert_eq!(out, "done\n");
 }
 
 #[test]
