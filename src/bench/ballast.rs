@@ -119,8 +119,12 @@ pub fn page_size() -> io::Result<usize> {
 mod tests {
     use super::*;
 
-    /// The mappings of this process that lie inside `ballast`, as `(start, end, perms)`.
-    fn maps_inside(ballast: &Ballast) -> Vec<(usize, usize, String)> {
+    /// The mappings of this process, as `(start, end, perms)`, whose range passes `keep`
+    /// (given the mapping's start and end and the ballast's bounds).
+    fn maps_where(
+        ballast: &Ballast,
+        keep: impl Fn(usize, usize, usize, usize) -> bool,
+    ) -> Vec<(usize, usize, String)> {
         let (lo, hi) = (ballast.base as usize, ballast.base as usize + ballast.len);
         std::fs::read_to_string("/proc/self/maps")
             .unwrap()
@@ -131,9 +135,19 @@ mod tests {
                 let start = usize::from_str_radix(start, 16).ok()?;
                 let end = usize::from_str_radix(end, 16).ok()?;
                 let perms = fields.next()?.to_string();
-                (start >= lo && end <= hi).then_some((start, end, perms))
+                keep(start, end, lo, hi).then_some((start, end, perms))
             })
             .collect()
+    }
+
+    /// The mappings that lie inside `ballast`.
+    fn maps_inside(ballast: &Ballast) -> Vec<(usize, usize, String)> {
+        maps_where(ballast, |start, end, lo, hi| start >= lo && end <= hi)
+    }
+
+    /// The mappings that overlap `ballast`.
+    fn maps_overlapping(ballast: &Ballast) -> Vec<(usize, usize, String)> {
+        maps_where(ballast, |start, end, lo, hi| start < hi && end > lo)
     }
 
     #[test]
@@ -147,23 +161,6 @@ mod tests {
             let want = if i % 2 == 0 { "rw-p" } else { "r--p" };
             assert_eq!(perms, want, "mapping {i}");
         }
-    }
-
-    /// The mappings of this process that overlap `ballast`, as `(start, end, perms)`.
-    fn maps_overlapping(ballast: &Ballast) -> Vec<(usize, usize, String)> {
-        let (lo, hi) = (ballast.base as usize, ballast.base as usize + ballast.len);
-        std::fs::read_to_string("/proc/self/maps")
-            .unwrap()
-            .lines()
-            .filter_map(|line| {
-                let mut fields = line.split_whitespace();
-                let (start, end) = fields.next()?.split_once('-')?;
-                let start = usize::from_str_radix(start, 16).ok()?;
-                let end = usize::from_str_radix(end, 16).ok()?;
-                let perms = fields.next()?.to_string();
-                (start < hi && end > lo).then_some((start, end, perms))
-            })
-            .collect()
     }
 
     /// One `PROT_NONE` mapping covers the reservation. The kernel may merge it with an
