@@ -3,15 +3,20 @@
 //! link column; `docs/spawnmatrix_caps.h`, compiled by zig for a link column's sysroot,
 //! agrees with it, and stops agreeing when a boundary is moved.
 //!
-//! The zig tests need zig (`ci/setup.sh` installs it); without it they fail, unless
-//! SPAWNMATRIX_SKIP_ZIG=1 says to skip on purpose, which they then print.
+//! The zig tests need zig (`ci/setup.sh` installs it) and the preprocessor tests a C
+//! compiler; without one they skip and say so (`tools`). The family tests hold on any host:
+//! they ask the header which family this compiler is, or simulate the one
+//! `SPAWNMATRIX_TEST_FAMILY` names (how `ci/checks/81-bare-runner.sh` runs them for each
+//! family off Linux).
 
 use std::path::{Path, PathBuf};
 
 use rstest::rstest;
 use spawnmatrix::caps_header::check::{self, Outcome};
-use spawnmatrix::linkcheck::Zig;
+use spawnmatrix::caps_header::family::FAMILIES;
 use spawnmatrix::report::Report;
+
+mod tools;
 
 mod generated {
     include!(concat!(
@@ -32,24 +37,168 @@ fn baseline_presets_answer(#[case] id: &str, #[case] want: Option<bool>) {
     assert!(spawnmatrix_baseline("alpine-3.18").is_none());
 }
 
-/// A baseline of another family than the one compiled for stops the build.
-#[test]
-fn a_baseline_of_another_family_is_an_error() {
+/// The family macros some host compiler predefines: a simulated platform undefines them
+/// all first, so no host's own family wins over the simulated one.
+const HOST_MACROS: &[&str] = &[
+    "__linux__",
+    "__gnu_linux__",
+    "__APPLE__",
+    "__ENVIRONMENT_MAC_OS_X_VERSION_MIN_REQUIRED__",
+    "__FreeBSD__",
+    "__NetBSD__",
+    "__OpenBSD__",
+    "__CYGWIN__",
+    "__sun",
+    "__ANDROID__",
+];
+
+/// The version headers the header includes, stubbed empty on a simulated platform.
+const STUBS: &[&str] = &[
+    "features.h",
+    "android/api-level.h",
+    "AvailabilityMacros.h",
+    "sys/param.h",
+    "cygwin/version.h",
+];
+
+/// What a compiler of `family` predefines (one release's version macros); `None` for a name
+/// this table lacks.
+fn family_defines(family: &str) -> Option<&'static [&'static str]> {
+    Some(match family {
+        "linux-glibc" => &["-D__linux__", "-D__GLIBC__=2", "-D__GLIBC_MINOR__=36"],
+        "linux-musl" => &["-D__linux__"],
+        "android" => &["-D__linux__", "-D__ANDROID__", "-D__ANDROID_API__=34"],
+        "macos" => &[
+            "-D__APPLE__",
+            "-D__ENVIRONMENT_MAC_OS_X_VERSION_MIN_REQUIRED__=150000",
+        ],
+        "freebsd" => &["-D__FreeBSD__=14", "-D__FreeBSD_version=1401000"],
+        "netbsd" => &["-D__NetBSD__", "-D__NetBSD_Version__=1001000000"],
+        "openbsd" => &["-D__OpenBSD__", "-DOpenBSD=202510"],
+        "cygwin" => &[
+            "-D__CYGWIN__",
+            "-DCYGWIN_VERSION_DLL_MAJOR=3005",
+            "-DCYGWIN_VERSION_DLL_MINOR=0",
+        ],
+        "illumos-gate" => &["-D__sun", "-D__SVR4", "-D__illumos__"],
+        "solaris" => &["-D__sun", "-D__SVR4"],
+        _ => return None,
+    })
+}
+
+/// `SPAWNMATRIX_TEST_FAMILY`, a test-only switch: the family whose compiler the family
+/// tests simulate instead of asking the host's.
+fn test_family() -> Option<String> {
+    std::env::var("SPAWNMATRIX_TEST_FAMILY")
+        .ok()
+        .filter(|f| !f.is_empty())
+}
+
+/// How [`preprocess`] sees the platform.
+enum As<'a> {
+    /// The host compiler, or the family `SPAWNMATRIX_TEST_FAMILY` names, plus these defines.
+    Detected(&'a [&'a str]),
+    /// A platform given by its macros alone (the host's undefined, version headers stubbed).
+    Simulated(&'a [&'a str]),
+}
+
+/// Preprocesses `source` next to the header; `None` (printed) without a C compiler.
+fn preprocess(source: &str, platform: As) -> Option<std::process::Output> {
+    let cc = tools::c_compiler()?;
+    let switched = test_family().map(|f| {
+        family_defines(&f)
+            .unwrap_or_else(|| panic!("SPAWNMATRIX_TEST_FAMILY={f}: not a family this test knows"))
+    });
+    let (simulate, defines): (bool, Vec<&str>) = match platform {
+        As::Detected(extra) => match switched {
+            Some(own) => (true, own.iter().chain(extra).copied().collect()),
+            None => (false, extra.to_vec()),
+        },
+        As::Simulated(own) => (true, own.to_vec()),
+    };
     let dir = tempfile::tempdir().unwrap();
+    let mut args: Vec<String> = Vec::new();
+    if simulate {
+        args.extend(HOST_MACROS.iter().map(|m| format!("-U{m}")));
+        for stub in STUBS {
+            let path = dir.path().join(stub);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, "").unwrap();
+        }
+    }
+    args.extend(defines.iter().map(|d| d.to_string()));
     std::fs::write(dir.path().join("spawnmatrix_caps.h"), header()).unwrap();
     let probe = dir.path().join("probe.c");
-    std::fs::write(&probe, "#include \"spawnmatrix_caps.h\"\n").unwrap();
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    std::fs::write(&probe, source).unwrap();
     let out = std::process::Command::new(cc)
-        .arg("-DSPAWNMATRIX_BASELINE_MACOS_11")
+        .args(&args)
         .arg("-I")
         .arg(dir.path())
         .arg("-E")
         .arg(&probe)
         .output()
         .unwrap();
-    assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not a linux-glibc baseline"));
+    Some(out)
+}
+
+/// The baselines the header offers, as `(macro, family)`, from its own list.
+fn baselines() -> Vec<(String, String)> {
+    header()
+        .lines()
+        .filter_map(|l| {
+            let mut words = l.trim_start_matches(" *").split_whitespace();
+            let name = words.next()?;
+            name.strip_prefix("SPAWNMATRIX_BASELINE_")?;
+            Some((name.to_string(), words.next()?.to_string()))
+        })
+        .filter(|(name, _)| !name.ends_with("<ID>"))
+        .collect()
+}
+
+/// A baseline of another family than the one detected stops the build and names the
+/// detected family; where no family is detected (musl, illumos), a baseline changes nothing
+/// and every answer stays unknown.
+#[test]
+fn a_baseline_of_another_family_is_an_error() {
+    let source = check::probe_source(&[ADDCHDIR.to_string()], None);
+    let Some(out) = preprocess(&source, As::Detected(&[])) else {
+        return;
+    };
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let detected = check::parse_values(&text).family;
+    if let Some(family) = test_family() {
+        let has_macro = FAMILIES.iter().any(|(f, _)| *f == family);
+        assert_eq!(detected, has_macro.then_some(family));
+    }
+    let all = baselines();
+    assert!(all.len() >= 20, "{all:?}");
+    let (baseline, other) = all
+        .iter()
+        .find(|(_, family)| Some(family) != detected.as_ref())
+        .expect("a baseline of another family");
+    let define = format!("-D{baseline}");
+    let out = preprocess(&source, As::Detected(&[&define])).unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    match &detected {
+        Some(family) => {
+            assert!(
+                !out.status.success(),
+                "{baseline} ({other}) accepted as {family}"
+            );
+            let want = format!("not a {family} baseline");
+            assert!(stderr.contains(&want), "{baseline} ({other}): {stderr}");
+        }
+        None => {
+            assert!(out.status.success(), "{stderr}");
+            let values = check::parse_values(&String::from_utf8_lossy(&out.stdout));
+            assert!(values.unknown_libc, "{values:?}");
+        }
+    }
 }
 
 const ADDCHDIR: &str = "posix_spawn_file_actions_addchdir_np";
@@ -149,14 +298,6 @@ fn every_link_column_agrees_with_the_rust_data() {
     assert!(compared > 300, "{compared}");
 }
 
-fn zig() -> Option<Zig> {
-    if std::env::var_os("SPAWNMATRIX_SKIP_ZIG").is_some_and(|v| v == "1") {
-        eprintln!("SKIPPED: SPAWNMATRIX_SKIP_ZIG=1");
-        return None;
-    }
-    Some(Zig::find().unwrap_or_else(|e| panic!("{e} (or set SPAWNMATRIX_SKIP_ZIG=1)")))
-}
-
 fn column(file: &str) -> Report {
     link_reports()
         .into_iter()
@@ -176,14 +317,14 @@ fn header() -> String {
 #[case("link-x86_64-macos.10.15.json")]
 #[case("link-x86_64-linux-musl.json")]
 fn the_header_agrees_with_a_link_column(#[case] file: &str) {
-    let Some(zig) = zig() else { return };
+    let Some(zig) = tools::zig() else { return };
     let outcome = check::check_column(&zig, &header(), &column(file));
     assert!(outcome.passed(), "{outcome:?}");
 }
 
 #[test]
 fn a_moved_boundary_fails_the_check() {
-    let Some(zig) = zig() else { return };
+    let Some(zig) = tools::zig() else { return };
     let line = format!(
         "SPAWNMATRIX_HAVE_{} (SPAWNMATRIX_VERSION >= 2029)",
         ADDCHDIR.to_uppercase()
@@ -205,7 +346,7 @@ fn a_moved_boundary_fails_the_check() {
 
 /// The branches zig has no sysroot for (Cygwin, Android, Solaris, macOS's 4-digit and
 /// `<AvailabilityMacros.h>` forms), preprocessed by the host's C compiler with the platform's
-/// macros given by hand and its version headers stubbed empty.
+/// macros given by hand, the host's own undefined and the version headers stubbed empty.
 #[rstest]
 #[case(&["-U__linux__", "-D__CYGWIN__", "-DCYGWIN_VERSION_DLL_MAJOR=3005", "-DCYGWIN_VERSION_DLL_MINOR=0"], Some("cygwin"), ADDCHDIR, (true, true))]
 #[case(&["-U__linux__", "-D__CYGWIN__", "-DCYGWIN_VERSION_DLL_MAJOR=3004", "-DCYGWIN_VERSION_DLL_MINOR=10"], Some("cygwin"), ADDCHDIR, (false, true))]
@@ -218,10 +359,10 @@ fn a_moved_boundary_fails_the_check() {
 #[case(&["-U__linux__", "-D__APPLE__", "-D__ENVIRONMENT_MAC_OS_X_VERSION_MIN_REQUIRED__=1090"], Some("macos"), ADDCHDIR, (false, false))]
 #[case(&["-U__linux__", "-D__APPLE__", "-DMAC_OS_X_VERSION_MIN_REQUIRED=101500"], Some("macos"), ADDCHDIR, (true, true))]
 #[case(&["-U__linux__", "-D__sun", "-D__SVR4"], None, "posix_spawn", (false, false))]
-// A baseline preset answers for its release, not the host's glibc (2.36 here): manylinux2014
+// A baseline preset answers for its release, not the compiler's glibc (2.36): manylinux2014
 // is glibc 2.17, before addchdir_np (2.29); Ubuntu 20.04 is 2.31, after it.
-#[case(&["-DSPAWNMATRIX_BASELINE_MANYLINUX2014"], Some("linux-glibc"), ADDCHDIR, (false, true))]
-#[case(&["-DSPAWNMATRIX_BASELINE_UBUNTU_20_04"], Some("linux-glibc"), ADDCHDIR, (true, true))]
+#[case(&["-D__linux__", "-D__GLIBC__=2", "-D__GLIBC_MINOR__=36", "-DSPAWNMATRIX_BASELINE_MANYLINUX2014"], Some("linux-glibc"), ADDCHDIR, (false, true))]
+#[case(&["-D__linux__", "-D__GLIBC__=2", "-D__GLIBC_MINOR__=36", "-DSPAWNMATRIX_BASELINE_UBUNTU_20_04"], Some("linux-glibc"), ADDCHDIR, (true, true))]
 #[case(&["-D__ANDROID__", "-D__ANDROID_API__=28", "-DSPAWNMATRIX_BASELINE_ANDROID_API_34"], Some("android"), ADDCHDIR, (true, true))]
 fn simulated_platforms(
     #[case] defines: &[&str],
@@ -229,28 +370,10 @@ fn simulated_platforms(
     #[case] feature: &str,
     #[case] want: (bool, bool),
 ) {
-    let dir = tempfile::tempdir().unwrap();
-    for stub in [
-        "android/api-level.h",
-        "AvailabilityMacros.h",
-        "cygwin/version.h",
-    ] {
-        let path = dir.path().join(stub);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, "").unwrap();
-    }
-    std::fs::write(dir.path().join("spawnmatrix_caps.h"), header()).unwrap();
-    let probe = dir.path().join("probe.c");
-    std::fs::write(&probe, check::probe_source(&[feature.to_string()], None)).unwrap();
-    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_string());
-    let out = std::process::Command::new(cc)
-        .args(defines)
-        .arg("-I")
-        .arg(dir.path())
-        .arg("-E")
-        .arg(&probe)
-        .output()
-        .unwrap();
+    let source = check::probe_source(&[feature.to_string()], None);
+    let Some(out) = preprocess(&source, As::Simulated(defines)) else {
+        return;
+    };
     assert!(
         out.status.success(),
         "{}",
@@ -276,7 +399,7 @@ fn simulated_platforms(
     "the header detected None"
 )]
 fn a_broken_header_is_labelled(#[case] from: &str, #[case] to: &str, #[case] why: &str) {
-    let Some(zig) = zig() else { return };
+    let Some(zig) = tools::zig() else { return };
     let header = header();
     assert!(header.contains(from));
     let broken = header.replace(from, to);

@@ -1,19 +1,14 @@
 //! Link evidence against facts checked by hand with zig 0.17 (see the machine notes): each row
 //! links one probe against one sysroot and compares what linkcheck says.
 //!
-//! Needs zig (`ci/setup.sh` installs the PyPI package). Without it the test fails, unless
-//! SPAWNMATRIX_SKIP_ZIG=1 says to skip on purpose, which it then prints.
+//! Needs zig (`ci/setup.sh` installs the PyPI package); without it each test skips and
+//! says so (`tools`).
+
+mod tools;
 
 use rstest::rstest;
-use spawnmatrix::linkcheck::{self, probes, Sysroot, Zig};
-
-fn zig() -> Option<Zig> {
-    if std::env::var_os("SPAWNMATRIX_SKIP_ZIG").is_some_and(|v| v == "1") {
-        eprintln!("SKIPPED: SPAWNMATRIX_SKIP_ZIG=1");
-        return None;
-    }
-    Some(Zig::find().unwrap_or_else(|e| panic!("{e} (or set SPAWNMATRIX_SKIP_ZIG=1)")))
-}
+use spawnmatrix::linkcheck::{self, probes, Sysroot};
+use tools::zig;
 
 #[rstest]
 #[case(
