@@ -230,88 +230,88 @@
 #else
 #define SPAWNMATRIX_VERSION __ANDROID_API__
 #endif
-/* PIDFD_SPAWN: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
+/* PIDFD_SPAWN: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
-#define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
-/* PIDFD_SPAWNP: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
+#define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
+/* PIDFD_SPAWNP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWNP 0
-#define SPAWNMATRIX_KNOWN_PIDFD_SPAWNP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
-/* POSIX_SPAWN: summary `9`; evidence yes: 9 D, 13 D, 14 D; sources: BIO-H (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:60-61; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:99-100; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:45-47) */
+#define SPAWNMATRIX_KNOWN_PIDFD_SPAWNP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
+/* POSIX_SPAWN: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-28 (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:53-86; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:59-94) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR 0
-#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `14`; evidence no: 9 D, 13 D; yes: 14 D; sources: BIO-H (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:60-61; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:99-100; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:45-47) */
+#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `14`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D; yes: 14 D, 15 D; sources: BIO-H-34 (aosp-mirror/platform_bionic@e4df46f213d8d363017dce7ded5d1f2159614425:libc/include/spawn.h:90-91; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:98-101) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP (SPAWNMATRIX_VERSION >= 34)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP 0
-#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
+#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
+/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR 0
-#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `14`; evidence no: 9 D, 13 D; yes: 14 D; sources: BIO-H (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:60-61; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:99-100; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:45-47) */
+#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
+/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `14`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D; yes: 14 D, 15 D; sources: BIO-H-34 (aosp-mirror/platform_bionic@e4df46f213d8d363017dce7ded5d1f2159614425:libc/include/spawn.h:90-91; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:98-101) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP (SPAWNMATRIX_VERSION >= 34)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP 0
-#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
+#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
+/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP 0
-#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
-/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
+#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
+/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETCGROUP_NP 0
-#define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETCGROUP_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
-/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
+#define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETCGROUP_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
+/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
-#define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
-/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `9`; evidence yes: 9 D, 13 D, 14 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
+#define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
+/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-28 (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:53-86; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:59-94) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `9`; evidence yes: 9 D, 13 D, 14 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
+/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-28 (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:53-86; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:59-94) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWNP: summary `9`; evidence yes: 9 D, 13 D, 14 D; sources: BIO-H (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:60-61; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:99-100; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:45-47) */
+/* POSIX_SPAWNP: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-28 (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:53-86; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:59-94) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `13`; evidence no: 9 D; yes: 13 D, 14 D; sources: BIO-CLOEXEC-13 (aosp-mirror/platform_bionic@11fa611f2c52e17e23f679869724278e2becc862:libc/bionic/spawn.cpp:190-193; aosp-mirror/platform_bionic@0b981d1ec055efaef86d8a5d402cf1b3167ba10b:libc/include/spawn.h:50; aosp-mirror/platform_bionic@0b981d1ec055efaef86d8a5d402cf1b3167ba10b:libc/bionic/spawn.cpp:170; aosp-mirror/platform_bionic@0b981d1ec055efaef86d8a5d402cf1b3167ba10b:libc/bionic/spawn.cpp:231) */
+/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `13`; evidence no: 9 D, 10 D, 11 D, 12 D; yes: 13 D, 14 D, 15 D; sources: BIO-CLOEXEC-13 (aosp-mirror/platform_bionic@11fa611f2c52e17e23f679869724278e2becc862:libc/bionic/spawn.cpp:190-193; aosp-mirror/platform_bionic@0b981d1ec055efaef86d8a5d402cf1b3167ba10b:libc/include/spawn.h:50; aosp-mirror/platform_bionic@0b981d1ec055efaef86d8a5d402cf1b3167ba10b:libc/bionic/spawn.cpp:170; aosp-mirror/platform_bionic@0b981d1ec055efaef86d8a5d402cf1b3167ba10b:libc/bionic/spawn.cpp:231) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 33)
-#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_CLOEXEC_DEFAULT ((SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 29) || (SPAWNMATRIX_VERSION >= 33))
-/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
+#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 28)
+/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP 0
-#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
-/* POSIX_SPAWN_RESETIDS: summary `9`; evidence yes: 9 D, 13 D, 14 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
+#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
+/* POSIX_SPAWN_RESETIDS: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
+/* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETCGROUP 0
-#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETCGROUP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
-/* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
+#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETCGROUP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
+/* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC 0
-#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
-/* POSIX_SPAWN_SETPGROUP: summary `9`; evidence yes: 9 D, 13 D, 14 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
+#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
+/* POSIX_SPAWN_SETPGROUP: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_SETSCHEDPARAM: summary `9`; evidence yes: 9 D, 13 D, 14 D; sources: BIO-9-SRC (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:117-123; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:147-149) */
+/* POSIX_SPAWN_SETSCHEDPARAM: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-9-SRC (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:117-123; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:147-149) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_SETSCHEDULER: summary `9`; evidence yes: 9 D, 13 D, 14 D; sources: BIO-9-SRC (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:117-123; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:147-149) */
+/* POSIX_SPAWN_SETSCHEDULER: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-9-SRC (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:117-123; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:147-149) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_SETSID: summary `9`; evidence yes: 9 D, 13 D, 14 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
+/* POSIX_SPAWN_SETSID: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_SETSIGDEF: summary `9`; evidence yes: 9 D, 13 D, 14 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
+/* POSIX_SPAWN_SETSIGDEF: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_SETSIGMASK: summary `9`; evidence yes: 9 D, 13 D, 14 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
+/* POSIX_SPAWN_SETSIGMASK: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 9 D, 13 D, 14 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106) */
+/* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_START_SUSPENDED 0
-#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 35)
-/* POSIX_SPAWN_USEVFORK: summary `9`; evidence yes: 9 D, 13 D, 14 D; sources: BIO-9-SRC (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:117-123; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:147-149) */
+#define SPAWNMATRIX_KNOWN_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
+/* POSIX_SPAWN_USEVFORK: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-9-SRC (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:117-123; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:147-149) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_USEVFORK (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_USEVFORK (SPAWNMATRIX_VERSION >= 28)
 

@@ -200,9 +200,9 @@ fn value(v: serde_json::Value) -> Value {
 #[case("netbsd", "cases.fa-dup2-self-cloexec-visible.libc", "10.0", Some(json!("child-exit:7")), "NB-DUP")]
 #[case("netbsd", "cases.attr-setflags-undefined-bit.libc", "10.0", Some(json!("ok")), "NB-ATTR")]
 #[case("openbsd", "cases.fchdir-add-negative-fd-posix.libc", "7.8", Some(json!("unsupported")), "GNULIB-POSIXNAMES")]
-#[case("android", "cases.chdir-enoent.libc", "13", Some(json!("unsupported")), "BIO-H")]
+#[case("android", "cases.chdir-enoent.libc", "13", Some(json!("unsupported")), "BIO-H-34")]
 #[case("android", "cases.chdir-enoent.libc", "14", Some(json!("child-exit:127")), "BIO-SRC")]
-#[case("android", "cases.fchdir-add-negative-fd.libc", "13", Some(json!("unsupported")), "BIO-H")]
+#[case("android", "cases.fchdir-add-negative-fd.libc", "13", Some(json!("unsupported")), "BIO-H-34")]
 #[case("android", "cases.fa-dup2-self-cloexec-visible.libc", "12", Some(json!("child-exit:7")), "BIO-DUP2-13")]
 #[case("android", "cases.fa-dup2-self-cloexec-visible.libc", "13", Some(json!("ok")), "BIO-DUP2-13")]
 // bionic's own headers answer the flags: the POSIX ones from API 28, CLOEXEC_DEFAULT from 13.
