@@ -813,10 +813,10 @@
 #else
 #define SPAWNMATRIX_VERSION (CYGWIN_VERSION_DLL_MAJOR * 1000 + CYGWIN_VERSION_DLL_MINOR)
 #endif
-/* PIDFD_SPAWN: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* PIDFD_SPAWN: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* PIDFD_SPAWNP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* PIDFD_SPAWNP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWNP 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWNP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 /* POSIX_SPAWN: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-REL-1.7.26 (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/1.7.26:11-12) */
@@ -828,7 +828,7 @@
 /* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `3.5.0`; evidence no: 3.1.7 D, 3.4.10 D; yes: 3.5.0 D, 3.6.0 D; sources: CYG-REL-3.5.0 (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/3.5.0:41-42; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/3.5.0:55-57) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP (SPAWNMATRIX_VERSION >= 3005000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP ((SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3004011) || (SPAWNMATRIX_VERSION >= 3005000))
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:1-116) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:1-116; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:1-116) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 /* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `3.6.0`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D; yes: 3.6.0 D; sources: CYG-REL-3.6.0 (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/3.6.0:16-19) */
@@ -837,16 +837,16 @@
 /* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `3.5.0`; evidence no: 3.1.7 D, 3.4.10 D; yes: 3.5.0 D, 3.6.0 D; sources: CYG-REL-3.5.0 (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/3.5.0:41-42; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/3.5.0:55-57) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP (SPAWNMATRIX_VERSION >= 3005000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP ((SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3004011) || (SPAWNMATRIX_VERSION >= 3005000))
-/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:1-116) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:1-116; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:1-116) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETCGROUP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETCGROUP_NP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 /* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-1.7.26-DIN (cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:winsup/cygwin/common.din:778-798) */
@@ -858,19 +858,19 @@
 /* POSIX_SPAWNP: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-REL-1.7.26 (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/1.7.26:11-12) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 1007026)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 1007026)
-/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_CLOEXEC_DEFAULT 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 /* POSIX_SPAWN_RESETIDS: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-1.7.26-H (cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:105-110) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 1007026)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 1007026)
-/* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETCGROUP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETCGROUP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 /* POSIX_SPAWN_SETPGROUP: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-1.7.26-H (cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:105-110) */
@@ -882,7 +882,7 @@
 /* POSIX_SPAWN_SETSCHEDULER: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-1.7.26-H (cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:105-110) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 1007026)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 1007026)
-/* POSIX_SPAWN_SETSID: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:1-116) */
+/* POSIX_SPAWN_SETSID: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:1-116; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:1-116) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSID 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 /* POSIX_SPAWN_SETSIGDEF: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-1.7.26-H (cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:105-110) */
@@ -891,10 +891,10 @@
 /* POSIX_SPAWN_SETSIGMASK: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-1.7.26-H (cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:105-110) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 1007026)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 1007026)
-/* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_START_SUSPENDED 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* POSIX_SPAWN_USEVFORK: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_USEVFORK: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_USEVFORK 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_USEVFORK (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 

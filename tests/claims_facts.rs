@@ -121,18 +121,13 @@ fn value(v: serde_json::Value) -> Value {
 #[case("openbsd", "functions.posix_spawn", "5.1", Some(json!(false)), "OB-MAN-5.2")]
 #[case("openbsd", "flags.POSIX_SPAWN_RESETIDS", "5.7", Some(json!(true)), "OB-SRC-ATTR")]
 #[case("openbsd", "flags.POSIX_SPAWN_RESETIDS", "5.6", None, "")]
-// Solaris 11.4: which SRU added the POSIX names is unknown, so no claim.
+// Solaris 11.4: Oracle's 11.4 page documents the POSIX names, gnulib's 11.4 lacks them, so
+// they are claimed from 11.4 with a needs-an-SRU state; 11.0 stays unclaimed.
+#[case("solaris", "functions.posix_spawn_file_actions_addchdir", "11.4", Some(json!(true)), "ORA-MAN")]
 #[case(
     "solaris",
     "functions.posix_spawn_file_actions_addchdir",
-    "11.4",
-    None,
-    ""
-)]
-#[case(
-    "solaris",
-    "functions.posix_spawn_file_actions_addfchdir",
-    "11.4",
+    "11.0",
     None,
     ""
 )]
@@ -210,7 +205,7 @@ fn value(v: serde_json::Value) -> Value {
 #[case("android", "flags.POSIX_SPAWN_CLOEXEC_DEFAULT", "13", Some(json!(true)), "BIO-CLOEXEC-13")]
 #[case("android", "flags.POSIX_SPAWN_USEVFORK", "9", Some(json!(true)), "BIO-9-SRC")]
 #[case("android", "flags.POSIX_SPAWN_RESETIDS", "9", Some(json!(true)), "BIO-9-H")]
-#[case("android", "functions.posix_spawnattr_setschedparam", "9", Some(json!(true)), "BIO-9-H")]
+#[case("android", "functions.posix_spawnattr_setschedparam", "9", Some(json!(true)), "BIO-H-28")]
 #[case("android", "functions.pidfd_spawn", "15", Some(json!(false)), "BIO-H-ALL")]
 #[case("android", "cases.fchdir-add-negative-fd-posix.libc", "14", Some(json!("unsupported")), "BIO-H-ALL")]
 #[case("illumos-gate", "cases.dup2-add-fd-beyond-open-max.libc", "2008", Some(json!("returned:EBADF")), "IL-FCNTL")]
@@ -252,7 +247,37 @@ fn value(v: serde_json::Value) -> Value {
 #[case("solaris", "functions.posix_spawn_file_actions_addclosefrom_np", "10", Some(json!(false)), "GNULIB-CF")]
 #[case("solaris", "functions.posix_spawn_file_actions_addclosefrom_np", "11.0", Some(json!(true)), "ORA-CLOSEFROM")]
 #[case("solaris", "functions.pidfd_spawn", "11.4", Some(json!(false)), "GNULIB-NONGLIBC")]
-#[case("solaris", "flags.POSIX_SPAWN_SETSID", "11.4", None, "")]
+// Sun's SunOS 5.10 pages list the six POSIX flags; Oracle's 11.4 setflags(3C) adds SETSID and
+// lists no other platform's flag (issue 29: no Solaris `?` a Sun or Oracle page answers).
+#[case("solaris", "flags.POSIX_SPAWN_SETSID", "10", Some(json!(false)), "SOL-10-MAN")]
+#[case("solaris", "flags.POSIX_SPAWN_SETSID", "11.0", None, "")]
+#[case("solaris", "flags.POSIX_SPAWN_SETSID", "11.4", Some(json!(true)), "ORA-SETFLAGS")]
+#[case("solaris", "flags.POSIX_SPAWN_RESETIDS", "10", Some(json!(true)), "SOL-10-MAN")]
+#[case("solaris", "flags.POSIX_SPAWN_SETSCHEDULER", "11.4", Some(json!(true)), "SOL-10-MAN")]
+#[case("solaris", "flags.POSIX_SPAWN_USEVFORK", "11.4", Some(json!(false)), "ORA-SETFLAGS")]
+#[case("solaris", "functions.posix_spawnp", "10", Some(json!(true)), "SOL-10-MAN")]
+#[case("solaris", "functions.posix_spawn_file_actions_addchdir_np", "11.0", Some(json!(false)), "GNULIB-NP")]
+#[case("solaris", "functions.posix_spawn_file_actions_addfchdir", "11.4", Some(json!(true)), "ORA-MAN")]
+#[case(
+    "solaris",
+    "functions.posix_spawn_file_actions_addinherit_np",
+    "11.4",
+    None,
+    ""
+)]
+// musl's own history (issue 29, item 5): 65d7aa4d (first tag v0.9.13) made the exec errno
+// reach the caller, dd5b6384 (v1.2.3) checks negative fds at add time.
+#[case("linux-musl", "cases.exec-enoent.libc", "0.9.12", None, "")]
+#[case("linux-musl", "cases.exec-enoent.libc", "0.9.13", Some(json!("returned:ENOENT")), "MUSL-0.9.13")]
+#[case("linux-musl", "cases.spawnp-script-no-shebang.libc", "0.9.13", Some(json!("returned:ENOEXEC")), "MUSL-EXECVP")]
+#[case("linux-musl", "cases.fchdir-add-negative-fd.libc", "1.2.2", Some(json!("returned:EBADF")), "MUSL-1.1.24-FCHDIR")]
+#[case("linux-musl", "cases.fchdir-add-negative-fd.libc", "1.2.3", Some(json!("add:EBADF")), "MUSL-1.2.3")]
+#[case("linux-musl", "functions.pidfd_spawnp", "1.2.4", Some(json!(false)), "MUSL-SRC")]
+// glibc: the #ifdef __USE_GNU flag block and the _np block that sat under __USE_GNU until 2.37.
+#[case("linux-glibc", "flags.POSIX_SPAWN_SETSID", "2.26", Some(json!(true)), "GL-NEWS-2.26")]
+// Android: every API level from 9 to 15 is a doc column read at its tag.
+#[case("android", "flags.POSIX_SPAWN_CLOEXEC_DEFAULT", "10", Some(json!(false)), "BIO-CLOEXEC-13")]
+#[case("android", "functions.posix_spawn_file_actions_addclosefrom_np", "15", Some(json!(false)), "BIO-H-ALL")]
 #[case("solaris", "cases.attr-setflags-undefined-bit.libc", "11.4", None, "")]
 fn documented_claims_match_their_sources(
     #[case] fam: &str,
@@ -274,6 +299,50 @@ fn documented_claims_match_their_sources(
             );
         }
         (got, want) => panic!("{fam} {row} at {release}: claim {got:?}, expected {want:?}"),
+    }
+}
+
+/// Boundaries and states read from each libc's own history or pages (issue 29): the published
+/// answer (docs/summary.json) for a cell, its boundary kind, and the states it shows.
+#[rstest]
+#[case("errors", "cases.exec-enoent.libc", "linux-musl", "returned:ENOENT since 0.9.13", "exact", &[])]
+#[case("errors", "cases.spawnp-script-no-shebang.libc", "linux-musl", "returned:ENOEXEC since 0.9.13", "exact", &[])]
+#[case("errors", "cases.fchdir-add-negative-fd.libc", "linux-musl", "add:EBADF since 1.2.3", "exact", &[])]
+#[case("features", "flags.POSIX_SPAWN_SETSCHEDPARAM", "linux-musl", "ignored 0.7.11", "exact", &["ignored"])]
+#[case("features", "flags.POSIX_SPAWN_SETSID", "linux-glibc", "2.26", "exact", &["needs"])]
+#[case("features", "flags.POSIX_SPAWN_SETCGROUP", "linux-glibc", "2.39", "exact", &["needs"])]
+#[case("features", "flags.POSIX_SPAWN_USEVFORK", "android", "9", "exact", &["needs"])]
+#[case("features", "functions.posix_spawnattr_setschedparam", "android", "9", "exact", &["needs"])]
+#[case("features", "functions.posix_spawnattr_setschedpolicy", "android", "9", "exact", &["needs"])]
+#[case("features", "flags.POSIX_SPAWN_SETSIGMASK", "solaris", "10", "exact", &[])]
+#[case("features", "flags.POSIX_SPAWN_SETSID", "solaris", "11.0–11.4", "interval", &[])]
+#[case("features", "functions.posix_spawn_file_actions_addchdir_np", "solaris", "11.1–11.4", "interval", &[])]
+fn published_boundaries_follow_the_history(
+    #[case] section: &str,
+    #[case] row: &str,
+    #[case] fam: &str,
+    #[case] text: &str,
+    #[case] kind: &str,
+    #[case] states: &[&str],
+) {
+    let section = published_section(section);
+    let rows = section["rows"].as_array().unwrap();
+    let found = rows.iter().find(|r| r["id"] == row);
+    let answers = found.unwrap_or_else(|| panic!("no {row} row"))["answers"].clone();
+    let answers = answers.as_array().unwrap();
+    let answer = answers.iter().find(|a| a["family"] == fam);
+    let answer = answer.unwrap_or_else(|| panic!("no {fam} answer for {row}"));
+    assert_eq!(answer["text"], text, "{answer}");
+    assert_eq!(answer["boundary"]["kind"], kind, "{answer}");
+    let shown: Vec<&str> = match answer["states"].as_array() {
+        Some(list) => list.iter().map(|s| s["state"].as_str().unwrap()).collect(),
+        None => Vec::new(),
+    };
+    for want in states {
+        assert!(
+            shown.contains(want),
+            "{fam} {row}: states {shown:?} lack {want}"
+        );
     }
 }
 
