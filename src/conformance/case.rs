@@ -400,6 +400,10 @@ pub enum Scenario {
     AttrRoundtrip,
 }
 
+/// `expect.shared: recorded`, and the verdict of such a run: observed only, nothing is
+/// documented to compare with.
+pub const RECORDED: &str = "recorded";
+
 /// What must happen.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -146,7 +146,7 @@ fn check(case: &Case, file: &Path, text: &str) -> Result<(), LoadError> {
             case.expect
                 .shared
                 .iter()
-                .filter(|s| s.as_str() != super::verdict::RECORDED),
+                .filter(|s| s.as_str() != super::case::RECORDED),
         )
         .chain(&case.expect.std);
     for text_outcome in outcomes {

@@ -26,6 +26,7 @@ mod setup;
 mod subject;
 pub mod sys;
 mod template;
+pub mod trial;
 pub mod verdict;
 
 pub use load::{LoadError, LoadedCase};

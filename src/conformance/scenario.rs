@@ -13,10 +13,10 @@ use super::checks::Findings;
 use super::names;
 use super::outcome::Outcome;
 use super::plan::Plan;
-use super::runner::{absorb, spawn_and_check, Run};
 use super::setup;
 use super::subject::{Spawner, Variant};
 use super::template::Vars;
+use super::trial::{absorb, spawn_and_check, Run};
 
 /// Runs `body` in a forked copy of the (single-threaded) runner and returns its run, so the
 /// runner itself keeps its identity for cleanup.

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::case::Case;
 use super::expectations::ExpectationFile;
 use super::outcome::Outcome;
-use super::runner::Run;
+use super::trial::Run;
 use crate::report::CaseResult;
 
 /// The verdicts a report can carry.
@@ -15,8 +15,7 @@ pub const PASS: &str = "pass";
 pub const FAIL: &str = "fail";
 /// Outside POSIX, but recorded as this target's known behaviour in its expectation file.
 pub const KNOWN_DEVIATION: &str = "known-deviation";
-/// Observed only: nothing is documented to compare with.
-pub const RECORDED: &str = "recorded";
+pub use super::case::RECORDED;
 pub const NOT_RUN: &str = "not-run";
 
 /// Whether a verdict lets the trial pass.
@@ -166,7 +165,7 @@ mod tests {
     use super::{libc, FAIL, KNOWN_DEVIATION, NOT_RUN, PASS};
     use crate::conformance::case::{Area, Case, Expect, SpawnFn};
     use crate::conformance::expectations::{Entry, ExpectationFile};
-    use crate::conformance::runner::Run;
+    use crate::conformance::trial::Run;
 
     fn case(any_of: &[&str]) -> Case {
         Case {
