@@ -5,13 +5,13 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use super::command::ChildCommand;
-use super::explain::{explain, Known};
+use super::explain::explain;
 use super::fixture::{prepare_parent, Fixture};
 use super::gen::{self, Generator};
 use super::model::Sequence;
 use super::observe::conclude;
 use super::outcome::Outcome;
-use super::summary::{record_explained, Finding, Summary};
+use super::summary::{record_explained, Divergence, Finding, Summary};
 use super::sys::{self, Extensions};
 use super::translate::{cloexec_strays, translate, Translation};
 use super::{rawspawn, reap, reference};
@@ -37,17 +37,6 @@ impl Subject {
             Subject::Shared(s) => format!("shared:{s}"),
         }
     }
-}
-
-/// One subject's outcome differing from the reference's.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct Divergence {
-    pub subject: String,
-    pub reference: Outcome,
-    pub got: Outcome,
-    /// For two `ok` outcomes: the fields that differ.
-    pub details: Vec<String>,
-    pub known: Option<Known>,
 }
 
 /// Runs sequences; holds what every run shares.

@@ -6,8 +6,19 @@ use serde::{Deserialize, Serialize};
 
 use super::explain::Known;
 use super::model::Sequence;
-use super::run::Divergence;
+use super::outcome::Outcome;
 use crate::report;
+
+/// One subject's outcome differing from the reference's.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Divergence {
+    pub subject: String,
+    pub reference: Outcome,
+    pub got: Outcome,
+    /// For two `ok` outcomes: the fields that differ.
+    pub details: Vec<String>,
+    pub known: Option<Known>,
+}
 
 /// A divergence found in a run, with the sequence it came from (shrunk when unexplained).
 #[derive(Debug, Clone, Serialize, Deserialize)]
