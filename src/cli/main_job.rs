@@ -4,14 +4,13 @@
 //! index.html and the live report.json to one folder as one atomic set, and print the
 //! Markdown table.
 
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use spawnmatrix::matrix::docs::Docs;
 use spawnmatrix::matrix::load::{self, SourcedReport};
 use spawnmatrix::platform::provenance::provenance_from_env;
-use spawnmatrix::report::{Provenance, SandboxRun};
+use spawnmatrix::report::Provenance;
 
 use super::stored::Tree;
 use super::CliResult;
@@ -50,7 +49,7 @@ pub fn run(args: Args) -> CliResult {
     if !args.no_bench {
         live.perf = Some(super::bench::short(&args.bench)?);
     }
-    live.sandbox = sandbox_runs();
+    live.sandbox = super::probe::sandbox_runs();
     let live_json = serde_json::to_string_pretty(&live)? + "\n";
     let mut reports = load::read_report_dir(&targets.join("reports"))?;
     let stored = reports.len();
@@ -86,22 +85,4 @@ pub fn run(args: Args) -> CliResult {
         true => super::probe::check(&reports[0].report),
         false => ExitCode::SUCCESS,
     })
-}
-
-/// This machine's `sandbox` rows: the shared spawn under every seccomp profile, each in a
-/// process of its own. Without them (a kernel or container that refuses the filter) the
-/// column simply has no such rows; why is said on stderr.
-#[cfg(target_os = "linux")]
-pub(super) fn sandbox_runs() -> BTreeMap<String, SandboxRun> {
-    let runs = std::env::current_exe().and_then(|exe| spawnmatrix::sandbox::record(&exe));
-    runs.unwrap_or_else(|e| {
-        eprintln!("spawnmatrix: no sandbox rows: {e}");
-        BTreeMap::new()
-    })
-}
-
-/// Seccomp profiles exist on Linux only.
-#[cfg(not(target_os = "linux"))]
-pub(super) fn sandbox_runs() -> BTreeMap<String, SandboxRun> {
-    BTreeMap::new()
 }

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use spawnmatrix::platform::provenance::{self, provenance_from_env};
-use spawnmatrix::report::{self, Provenance, Report};
+use spawnmatrix::report::{self, Provenance, Report, SandboxRun};
 use spawnmatrix::{caps, child, conformance, platform, spawn};
 
 use super::stored::Tree;
@@ -61,7 +61,7 @@ pub fn run(args: Args) -> CliResult {
         report.perf = Some(super::bench::short(sizes)?);
     }
     if args.sandbox {
-        report.sandbox = super::main_job::sandbox_runs();
+        report.sandbox = sandbox_runs();
     }
     let json = serde_json::to_string_pretty(&report)? + "\n";
     if let Some(dir) = &args.out {
@@ -209,4 +209,22 @@ fn summary(report: &Report) -> String {
         }
     }
     out
+}
+
+/// This machine's `sandbox` rows: the shared spawn under every seccomp profile, each in a
+/// process of its own. Without them (a kernel or container that refuses the filter) the
+/// column simply has no such rows; why is said on stderr.
+#[cfg(target_os = "linux")]
+pub(super) fn sandbox_runs() -> BTreeMap<String, SandboxRun> {
+    let runs = std::env::current_exe().and_then(|exe| spawnmatrix::sandbox::record(&exe));
+    runs.unwrap_or_else(|e| {
+        eprintln!("spawnmatrix: no sandbox rows: {e}");
+        BTreeMap::new()
+    })
+}
+
+/// Seccomp profiles exist on Linux only.
+#[cfg(not(target_os = "linux"))]
+pub(super) fn sandbox_runs() -> BTreeMap<String, SandboxRun> {
+    BTreeMap::new()
 }
