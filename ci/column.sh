@@ -11,6 +11,9 @@
 : "${column:?ci/column.sh needs \$column}"
 cargo_cmd=(cargo)
 build_std=()
+# What ci/test-column.sh runs cargo test under: nothing, or a time limit where the job's own
+# limit would lose more than the tests (the FreeBSD VM, whose copyback brings the report).
+test_limit=()
 exe=
 target_subdir=
 case $column in
@@ -19,6 +22,8 @@ case $column in
   freebsd)
     # Outside the workspace, so the VM's copyback brings back results/, not target/.
     export CARGO_TARGET_DIR=/var/tmp/spawnmatrix-target
+    # 45 minutes, then SIGTERM (SIGKILL a minute later): under the job's 90.
+    test_limit=(timeout -k 60 2700)
     rel=$(freebsd-version)
     report=ci-freebsd-$rel image=freebsd-$rel host="GitHub Actions vmactions/freebsd-vm" ;;
   cygwin)

@@ -6,11 +6,13 @@
 #
 # Same build settings as ci/probe-column.sh (ci/column.sh). Cygwin: the pinned nightly with
 # -Zbuild-std and the helpers ci/probe-column.sh built; its load tests make a tenth of the
-# spawns (SPAWN_DIVISOR in tests/reliability/load.rs: Cygwin's fork is emulated). No options.
+# spawns (SPAWN_DIVISOR in tests/reliability/load.rs: Cygwin's fork is emulated). Every test
+# binary runs whatever failed before it (--no-fail-fast), so one failure hides no other; in
+# the FreeBSD VM under a time limit shorter than the job's (ci/column.sh). No options.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# = 1 ] || { sed -n '5p' "$0" >&2; exit 2; }
 column=$1
 # shellcheck source=ci/column.sh
 . ci/column.sh
-"${cargo_cmd[@]}" test ${build_std[@]+"${build_std[@]}"} --locked
+${test_limit[@]+"${test_limit[@]}"} "${cargo_cmd[@]}" test ${build_std[@]+"${build_std[@]}"} --locked --no-fail-fast

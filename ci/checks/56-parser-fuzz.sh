@@ -9,6 +9,9 @@ seconds=${SPAWNMATRIX_PARSER_FUZZ_SECONDS:-15}
 out=${SPAWNMATRIX_PARSER_FUZZ_OUT:-$(mktemp -d)}
 cd fuzz || exit 1
 toolchain=+$(cat ../ci/nightly-toolchain)
+# cargo fuzz has no --locked: resolve with it first, so the build finds nothing to change
+# in the committed fuzz/Cargo.lock.
+cargo "$toolchain" metadata --locked --format-version 1 >/dev/null
 cargo "$toolchain" fuzz build -O
 for target in case_yaml report_json platform_yaml expectations_yaml; do
   mkdir -p "$out/$target/new" "$out/$target/crashes"
