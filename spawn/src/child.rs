@@ -10,6 +10,7 @@ use super::exit_notifier::{self, ExitNotifier};
 use super::output::read2;
 use super::pidfd::{self, PidFd, Reaped};
 use super::plan::ParentEnds;
+use super::process_group;
 use super::status::{ExitStatus, Output};
 use super::strategy::Strategy;
 
@@ -99,9 +100,19 @@ impl Child {
     /// processes it started go too (rust-lang/rust#115241 and kin). Only for a child that
     /// leads its own group: one spawned with `process_group(0)`, [`Command::setsid`] or
     /// [`Command::controlling_terminal`]; for any other this is an `InvalidInput` error,
-    /// never a signal to a group that may be this process's own. The group's id stays that
-    /// group's while any member lives, even after the child itself has been reaped, so this
-    /// cannot reach an unrelated process; a group with no member left is `Ok`.
+    /// never a signal to a group that may be this process's own.
+    ///
+    /// Only while the child is unreaped (running, or exited and not yet waited for: its
+    /// zombie keeps the group's id taken). Once it has been waited for, here or elsewhere
+    /// (`SIGCHLD` ignored, a `waitpid` by another part of the program), the id may already
+    /// be another group's, so this is an `InvalidInput` error and nothing is signalled.
+    /// With a pidfd (Linux: [`Command::exit_fd`](crate::Command::exit_fd) or
+    /// `create_pidfd`) that is certain, and the signal goes through it
+    /// (`PIDFD_SIGNAL_PROCESS_GROUP`, Linux 6.9+). Limit: without one, whether the child
+    /// was reaped elsewhere is asked by pid (`waitid(WNOWAIT)`), which cannot tell it from
+    /// another child of this process that took the freed pid. To
+    /// kill what a child leaves behind when it exits, use
+    /// [`wait_then_kill_process_group`](Self::wait_then_kill_process_group).
     ///
     /// [`Command::setsid`]: crate::Command::setsid
     /// [`Command::controlling_terminal`]: crate::Command::controlling_terminal
@@ -113,6 +124,8 @@ impl Child {
     /// let mut child = Command::new("sh").args(["-c", "sleep 60 & wait"]).process_group(0).spawn()?;
     /// child.kill_process_group()?;
     /// assert_eq!(child.wait()?.signal(), Some(libc::SIGKILL));
+    /// // Reaped: its group id may be reused, so a group kill now is refused.
+    /// assert_eq!(child.kill_process_group().unwrap_err().kind(), std::io::ErrorKind::InvalidInput);
     ///
     /// let mut other = Command::new("sleep").arg("60").spawn()?;
     /// assert_eq!(other.kill_process_group().unwrap_err().kind(), std::io::ErrorKind::InvalidInput);
@@ -121,17 +134,65 @@ impl Child {
     /// # Ok::<(), std::io::Error>(())
     /// ```
     pub fn kill_process_group(&mut self) -> io::Result<()> {
+        let pgid = self.held_group()?;
+        self.kill_group(pgid)
+    }
+
+    /// Through the pidfd where there is one and the kernel can (so the group is the child's
+    /// own even if another thread reaps it meanwhile), else by id.
+    fn kill_group(&self, pgid: libc::pid_t) -> io::Result<()> {
+        if let Some(Ok(pidfd)) = &self.pidfd {
+            if let Some(r) = pidfd.kill_group() {
+                return r;
+            }
+        }
+        process_group::kill(pgid)
+    }
+
+    /// Waits for the child to exit, then kills its whole process group, then reaps the
+    /// child and returns its status: the clean-up path for a leader whose stragglers
+    /// (background jobs, daemons it started in its group) must not outlive it. The exit is
+    /// seen without reaping (`waitid(WNOWAIT)`), so the zombie still holds the group's id
+    /// while the group is signalled and no other group can be reached. Closes stdin first,
+    /// as [`wait`](Self::wait) does. The same `InvalidInput` errors as
+    /// [`kill_process_group`](Self::kill_process_group) (not a leader; already reaped).
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::os::unix::process::CommandExt;
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// // The leader exits at once and leaves a `sleep` behind in its group.
+    /// let mut child = Command::new("sh").args(["-c", "sleep 60 & exit 0"]).process_group(0).spawn()?;
+    /// assert!(child.wait_then_kill_process_group()?.success()); // and the sleep is gone
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn wait_then_kill_process_group(&mut self) -> io::Result<ExitStatus> {
+        let pgid = self.held_group()?;
+        drop(self.stdin.take());
+        process_group::wait_exited(pgid)?;
+        self.kill_group(pgid)?;
+        self.wait()
+    }
+
+    /// The child's group id, if it leads its group and is still unreaped (so the id is
+    /// still that group's).
+    fn held_group(&self) -> io::Result<libc::pid_t> {
         if !self.own_group {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "the child does not lead its own process group (spawn it with process_group(0), setsid or controlling_terminal)",
-            ));
+            return Err(process_group::not_a_leader());
         }
-        // SAFETY: kill with the negated id of a group this child created.
-        match check(unsafe { libc::kill(-self.pid, libc::SIGKILL) }) {
-            Err(e) if e.raw_os_error() == Some(libc::ESRCH) => Ok(()),
-            r => r.map(drop),
+        if self.status.get().is_some() {
+            return Err(process_group::released());
         }
+        // Reaped elsewhere? A pidfd tells for certain; by pid, another child of this
+        // process that took the freed pid would look the same.
+        let held = match &self.pidfd {
+            Some(Ok(pidfd)) => pidfd.unreaped()?,
+            _ => process_group::still_held(self.pid)?,
+        };
+        if !held {
+            return Err(process_group::released());
+        }
+        Ok(self.pid)
     }
 
     /// Waits up to `timeout` for the child to end: its status, or `None` if it still runs

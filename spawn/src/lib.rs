@@ -41,7 +41,8 @@
 //! fd that polls readable when the child exits (for event loops), [`Child::exit_notifier`]
 //! an owned one ([`ExitNotifier`]: a pidfd on Linux, a kqueue `EVFILT_PROC` filter on macOS
 //! and the BSDs), [`Child::wait_timeout`] waits with a deadline and
-//! [`Child::kill_process_group`] kills the child's group.
+//! [`Child::kill_process_group`] kills the child's group, and
+//! [`Child::wait_then_kill_process_group`] does so once the child exits, before it is reaped.
 //!
 //! # Semantics (the same for every [`Strategy`] on every platform)
 //!
@@ -246,6 +247,7 @@ unix! {
     #[path = "os/mod.rs"]
     mod platform;
     mod posix;
+    mod process_group;
     mod retry;
     mod rlimit;
     mod search;

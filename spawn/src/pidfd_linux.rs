@@ -76,6 +76,10 @@ impl PidFd {
 
     /// Sends `signal` to the process (`pidfd_send_signal`, Linux 5.1+).
     pub fn send_signal(&self, signal: i32) -> io::Result<()> {
+        self.send_signal_flags(signal, 0)
+    }
+
+    fn send_signal_flags(&self, signal: i32, flags: libc::c_uint) -> io::Result<()> {
         // SAFETY: a pidfd we own, a signal number and no siginfo.
         let rc = unsafe {
             libc::syscall(
@@ -83,13 +87,36 @@ impl PidFd {
                 self.fd.as_raw_fd(),
                 signal,
                 std::ptr::null::<libc::siginfo_t>(),
-                0 as libc::c_uint,
+                flags,
             )
         };
         if rc == -1 {
             Err(io::Error::last_os_error())
         } else {
             Ok(())
+        }
+    }
+
+    /// Whether the process is still an unreaped child of this process (running or a
+    /// zombie): `waitid(P_PIDFD, WNOHANG | WNOWAIT)`, which reaps nothing.
+    pub(super) fn unreaped(&self) -> io::Result<bool> {
+        match self.waitid_raw(libc::WEXITED | libc::WNOHANG | libc::WNOWAIT) {
+            Ok(_) => Ok(true),
+            Err(e) if e.raw_os_error() == Some(libc::ECHILD) => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `SIGKILL` to the process's group (`PIDFD_SIGNAL_PROCESS_GROUP`, Linux 6.9+: the
+    /// group is found through the process, never by number); `None` where the kernel does not
+    /// know the flag.
+    pub(super) fn kill_group(&self) -> Option<io::Result<()>> {
+        /// `PIDFD_SIGNAL_PROCESS_GROUP` from the kernel's `include/uapi/linux/pidfd.h`.
+        const PIDFD_SIGNAL_PROCESS_GROUP: libc::c_uint = 1 << 2;
+        match self.send_signal_flags(libc::SIGKILL, PIDFD_SIGNAL_PROCESS_GROUP) {
+            Err(e) if e.raw_os_error() == Some(libc::EINVAL) => None,
+            Err(e) if e.raw_os_error() == Some(libc::ESRCH) => Some(Ok(())),
+            r => Some(r),
         }
     }
 

@@ -31,6 +31,16 @@ impl PidFd {
     }
 
     /// Never called here (no spawn gives a pidfd).
+    pub(super) fn unreaped(&self) -> io::Result<bool> {
+        Err(unsupported())
+    }
+
+    /// Never called here (no spawn gives a pidfd).
+    pub(super) fn kill_group(&self) -> Option<io::Result<()>> {
+        None
+    }
+
+    /// Never called here (no spawn gives a pidfd).
     pub(super) fn kill(&self) -> io::Result<()> {
         Err(unsupported())
     }

@@ -18,6 +18,15 @@ use spawnmatrix_spawn::os::linux::process::{ChildExt, CommandExt as _};
 use spawnmatrix_spawn::os::unix::process::ExitStatusExt;
 use spawnmatrix_spawn::{Command, Strategy};
 
+#[path = "support/decoy.rs"]
+mod decoy;
+use decoy::untouched;
+
+/// A decoy on `pid` (see `support/decoy.rs`).
+fn decoy_at(pid: libc::pid_t) -> Option<std::process::Child> {
+    decoy::decoy_at(pid, false)
+}
+
 static SERIAL: Mutex<()> = Mutex::new(());
 
 fn serial() -> MutexGuard<'static, ()> {
@@ -49,40 +58,6 @@ fn isolated(test: &str, body: impl FnOnce()) {
         stdout.contains("1 passed"),
         "the sub-process did not run {test}"
     );
-}
-
-/// A `sleep` that took `pid`, if this process may choose the next pid (root). Panics if it
-/// may but the pid never came back (another process keeps taking it).
-fn decoy_at(pid: libc::pid_t) -> Option<std::process::Child> {
-    for _ in 0..200 {
-        let w = std::fs::write("/proc/sys/kernel/ns_last_pid", (pid - 1).to_string());
-        if let Err(e) = w {
-            println!("no decoy (ns_last_pid: {e}): the checks run without pid reuse");
-            return None;
-        }
-        let mut d = std::process::Command::new("sleep")
-            .arg("100")
-            .spawn()
-            .unwrap();
-        if d.id() == pid as u32 {
-            return Some(d);
-        }
-        let _ = d.kill();
-        let _ = d.wait();
-    }
-    panic!("pid {pid} was not reused in 200 tries");
-}
-
-/// Whether nothing signalled the decoy: it is ended with `SIGTERM` now, and a `SIGKILL`
-/// sent before (through a reused pid) would have won.
-fn untouched(decoy: Option<std::process::Child>) -> bool {
-    use std::os::unix::process::ExitStatusExt as _;
-    let Some(mut d) = decoy else {
-        return true;
-    };
-    // SAFETY: signals our own unreaped child.
-    unsafe { libc::kill(d.id() as libc::pid_t, libc::SIGTERM) };
-    d.wait().unwrap().signal() == Some(libc::SIGTERM)
 }
 
 /// The `Pid:` of a pidfd's fdinfo: -1 once the process is reaped.

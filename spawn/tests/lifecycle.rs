@@ -1,0 +1,187 @@
+//! A child's end of life: killing its process group (before and after the leader's exit),
+//! `kill_on_drop` (never blocking the dropping thread) and handing out its pidfd.
+//!
+//! Where this runs as root on Linux, a decoy process is made to take a freed pid, so a signal
+//! or group kill that went by a stale id would hit it (`support/decoy.rs`).
+
+use std::io::{ErrorKind, Read};
+use std::sync::{Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use spawnmatrix_spawn::os::unix::process::{CommandExt, ExitStatusExt};
+use spawnmatrix_spawn::{Command, Stdio};
+
+#[cfg(target_os = "linux")]
+#[path = "support/decoy.rs"]
+mod decoy;
+
+/// Tests that make decoys or count this process's children run one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A decoy leading its own group on `pid`, where this host lets a test choose the pid.
+fn group_decoy_at(pid: libc::pid_t) -> Option<std::process::Child> {
+    #[cfg(target_os = "linux")]
+    return decoy::decoy_at(pid, true);
+    #[cfg(not(target_os = "linux"))]
+    {
+        println!("no decoy on this platform (pid {pid}): the checks run without pid reuse");
+        None
+    }
+}
+
+fn untouched(decoy: Option<std::process::Child>) -> bool {
+    #[cfg(target_os = "linux")]
+    return decoy::untouched(decoy);
+    #[cfg(not(target_os = "linux"))]
+    decoy.is_none()
+}
+
+/// Whether `pid` no longer runs (gone, or a zombie of some other parent).
+fn gone(pid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 only checks.
+    if unsafe { libc::kill(pid, 0) } == -1 {
+        return true;
+    }
+    let out = std::process::Command::new("ps")
+        .args(["-o", "stat=", "-p", &pid.to_string()])
+        .output();
+    match out {
+        Ok(o) => {
+            let s = String::from_utf8_lossy(&o.stdout);
+            s.trim().is_empty() || s.trim_start().starts_with('Z')
+        }
+        Err(_) => std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|s| {
+                s.rsplit(')')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start()
+                    .starts_with('Z')
+            })
+            .unwrap_or(true),
+    }
+}
+
+/// Waits up to 10 s for `pid` to be gone.
+fn goes(pid: libc::pid_t) -> bool {
+    let end = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < end {
+        if gone(pid) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+/// Reads the first line of a child's stdout: a pid the child printed.
+fn pid_line(out: &mut impl Read) -> libc::pid_t {
+    let mut line = Vec::new();
+    let mut byte = [0u8];
+    while out.read(&mut byte).expect("read") == 1 && byte[0] != b'\n' {
+        line.push(byte[0]);
+    }
+    String::from_utf8_lossy(&line)
+        .trim()
+        .parse()
+        .expect("a pid")
+}
+
+// ---- kill_process_group ----
+
+/// Once the leader is reaped its pid is free, and the group dies with its last member: a
+/// group kill then would reach whatever group takes that id next. It is refused, and a decoy
+/// leading a group on the reused id lives on.
+#[test]
+fn kill_process_group_after_the_wait_is_refused_and_spares_a_reused_group_id() {
+    let _g = serial();
+    let mut child = Command::new("true")
+        .process_group(0)
+        .spawn()
+        .expect("spawn");
+    let pid = child.id() as libc::pid_t;
+    assert!(child.wait().expect("wait").success());
+    let decoy = group_decoy_at(pid);
+    let r = child.kill_process_group();
+    let spared = untouched(decoy);
+    assert!(spared, "the group on the reused id was killed ({r:?})");
+    let e = r.expect_err("a group kill after the wait must be refused");
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+}
+
+/// The leader is reaped by someone else (a `waitpid` by pid behind the `Child`'s back, as
+/// `SIGCHLD` ignored or another library's `waitpid(-1)` would): the `Child` does not know,
+/// yet its group kill is refused, since the pid is no unreaped child any more. With the
+/// pidfd taken at spawn (Linux) that holds even when the decoy on the reused pid is itself
+/// a child of this process; by pid it cannot be told apart from one, so elsewhere the decoy
+/// here is made only where the check can see it (none is made off Linux).
+#[test]
+fn kill_process_group_of_a_leader_reaped_elsewhere_is_refused() {
+    let _g = serial();
+    let mut child = Command::new("true")
+        .process_group(0)
+        .exit_fd(cfg!(target_os = "linux"))
+        .spawn()
+        .expect("spawn");
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: reaps our own child behind the Child's back.
+    assert_eq!(unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) }, pid);
+    let decoy = group_decoy_at(pid);
+    let r = child.kill_process_group();
+    let spared = untouched(decoy);
+    assert!(spared, "the group on the reused id was killed ({r:?})");
+    let e = r.expect_err("the pid is no longer our child's");
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+}
+
+/// The clean-up path: the leader exits and leaves a straggler in its group.
+/// `wait_then_kill_process_group` sees the exit without reaping (the zombie keeps the group
+/// id taken), kills the group, then reaps: the straggler is gone and the status is the
+/// leader's own.
+#[test]
+fn wait_then_kill_process_group_ends_the_stragglers() {
+    let _g = serial();
+    let mut child = Command::new("sh")
+        .args(["-c", "sleep 30 & echo $!; exit 3"])
+        .stdout(Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("spawn");
+    let straggler = pid_line(child.stdout.as_mut().unwrap());
+    let status = child.wait_then_kill_process_group().expect("wait and kill");
+    assert_eq!(status.code(), Some(3));
+    assert!(goes(straggler), "the straggler in the group still runs");
+    // Reaped: a second call is refused, and wait gives the same status.
+    let e = child.wait_then_kill_process_group().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+    assert_eq!(child.wait().unwrap(), status);
+}
+
+/// A leader killed by a signal: the status says so, and the group goes too.
+#[test]
+fn wait_then_kill_process_group_reports_a_killed_leader() {
+    let _g = serial();
+    let mut child = Command::new("sh")
+        .args(["-c", "sleep 30 & echo $!; kill -TERM $$; sleep 30"])
+        .stdout(Stdio::piped())
+        .setsid(true)
+        .spawn()
+        .expect("spawn");
+    let straggler = pid_line(child.stdout.as_mut().unwrap());
+    let status = child.wait_then_kill_process_group().expect("wait and kill");
+    assert_eq!(status.signal(), Some(libc::SIGTERM));
+    assert!(goes(straggler), "the straggler in the group still runs");
+}
+
+/// Only for a child that leads its own group, as `kill_process_group`.
+#[test]
+fn wait_then_kill_process_group_refuses_a_child_in_our_group() {
+    let mut child = Command::new("true").spawn().expect("spawn");
+    let e = child.wait_then_kill_process_group().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+    child.wait().unwrap();
+}
