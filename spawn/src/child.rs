@@ -11,6 +11,7 @@ use super::output::read2;
 use super::pidfd::{self, PidFd, Reaped};
 use super::plan::ParentEnds;
 use super::process_group;
+use super::reaper;
 use super::status::{ExitStatus, Output};
 use super::strategy::Strategy;
 
@@ -51,6 +52,9 @@ pub struct Child {
     pidfd_public: bool,
     /// Whether dropping this kills and reaps the child ([`Command::kill_on_drop`](crate::Command::kill_on_drop)).
     kill_on_drop: bool,
+    /// Whether dropping this unwaited hands the child to the reaper (so it leaves no
+    /// zombie); implied by `kill_on_drop`.
+    reap_on_drop: bool,
     /// Whether the child leads its own process group (so its pid is the group's id).
     own_group: bool,
     /// The parent's end of the child's stdin, if piped.
@@ -83,11 +87,21 @@ impl Child {
             pidfd,
             pidfd_public,
             kill_on_drop: false,
+            reap_on_drop: false,
             own_group: false,
             stdin: ends.stdin.map(ChildStdin::from),
             stdout: ends.stdout.map(ChildStdout::from),
             stderr: ends.stderr.map(ChildStderr::from),
         }
+    }
+
+    /// Whether dropping this `Child` unwaited hands the process to the reaper thread
+    /// (`reaper.rs`), which reaps it once it exits, without blocking the dropping thread.
+    /// For wrappers whose peers reap dropped children (tokio's `Child`); std's own `Child`
+    /// leaves a zombie, and so does this one unless asked.
+    #[allow(dead_code)] // Used by the async adapters.
+    pub(crate) fn reap_on_drop(&mut self, on: bool) {
+        self.reap_on_drop = on;
     }
 
     /// What the command said about the child's end and group.
@@ -346,7 +360,12 @@ impl Child {
     #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     pub(super) fn take_public_pidfd(mut self) -> Result<PidFd, Child> {
         match (self.pidfd.take(), self.pidfd_public) {
-            (Some(Ok(p)), true) => Ok(p),
+            (Some(Ok(p)), true) => {
+                // The caller now owns the process's end: no kill or reap at this drop.
+                self.kill_on_drop = false;
+                self.reap_on_drop = false;
+                Ok(p)
+            }
             (other, _) => {
                 self.pidfd = other;
                 Err(self)
@@ -371,14 +390,30 @@ impl Child {
 }
 
 impl Drop for Child {
-    /// With [`Command::kill_on_drop`](crate::Command::kill_on_drop): kills and reaps a child
-    /// not yet waited for. Otherwise nothing, as in std.
+    /// With [`Command::kill_on_drop`](crate::Command::kill_on_drop): sends `SIGKILL` to a
+    /// child not yet waited for, then hands it to the reaper thread unless it is already
+    /// gone, so nothing blocks here even when the signal fails (`EPERM`) or is slow to take
+    /// effect. Otherwise nothing, as in std.
     fn drop(&mut self) {
-        if self.kill_on_drop && self.status.get().is_none() {
-            // Failure means it has already ended; the wait reaps it either way.
-            let _ = self.kill();
-            let _ = self.wait();
+        if !(self.kill_on_drop || self.reap_on_drop) || self.status.get().is_some() {
+            return;
         }
+        if self.kill_on_drop {
+            // Failure (ESRCH: already ended; EPERM) leaves the reap to do either way.
+            let _ = self.kill();
+        }
+        if matches!(self.try_wait(), Ok(Some(_))) {
+            return;
+        }
+        let pidfd = match self.pidfd.take() {
+            Some(Ok(p)) => Some(p),
+            _ => None,
+        };
+        let notifier = match pidfd {
+            Some(_) => None,
+            None => exit_notifier::for_child(self).ok(),
+        };
+        reaper::adopt(reaper::Orphan::new(Some(self.pid), pidfd, notifier));
     }
 }
 

@@ -115,7 +115,11 @@ impl Command {
 
     /// Whether the [`Child`](crate::Child) sends its process `SIGKILL` and reaps it when
     /// dropped unwaited (default off, as in std: a dropped child runs on). As tokio's
-    /// `kill_on_drop`; the reap blocks only until the killed process is gone.
+    /// `kill_on_drop`, the drop never blocks: a child that has not ended by then (the kill
+    /// takes a moment, or failed with `EPERM` because the child ran a setuid program) is
+    /// reaped by one background thread once it exits, so it leaves no zombie either. A
+    /// child whose pidfd was taken out with `ChildExt::into_pidfd` is the pidfd owner's,
+    /// and is neither killed nor reaped at the drop.
     pub fn kill_on_drop(&mut self, on: bool) -> &mut Command {
         self.kill_on_drop = on;
         self

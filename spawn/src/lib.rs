@@ -248,6 +248,7 @@ unix! {
     mod platform;
     mod posix;
     mod process_group;
+    mod reaper;
     mod retry;
     mod rlimit;
     mod search;

@@ -41,6 +41,11 @@ impl PidFd {
     }
 
     /// Never called here (no spawn gives a pidfd).
+    pub(super) fn try_wait(&self) -> io::Result<Option<ExitStatus>> {
+        Err(unsupported())
+    }
+
+    /// Never called here (no spawn gives a pidfd).
     pub(super) fn kill(&self) -> io::Result<()> {
         Err(unsupported())
     }

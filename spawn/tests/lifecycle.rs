@@ -185,3 +185,113 @@ fn wait_then_kill_process_group_refuses_a_child_in_our_group() {
     assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
     child.wait().unwrap();
 }
+
+// ---- kill_on_drop ----
+
+/// Whether `pid` has been reaped (by anyone): only then does `kill(pid, 0)` say `ESRCH`
+/// (a zombie still answers). Waits up to 10 s.
+fn reaped_soon(pid: libc::pid_t) -> bool {
+    let end = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < end {
+        // SAFETY: signal 0 only checks.
+        if unsafe { libc::kill(pid, 0) } == -1
+            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+        {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    false
+}
+
+/// A kill-on-drop child whose `SIGKILL` is refused (`EPERM`: it runs as another user and
+/// this process gave up root, as after a setuid program): dropping its `Child` returns at
+/// once, and the child is still reaped, by the reaper thread, once it exits by itself.
+#[test]
+fn kill_on_drop_never_blocks_for_a_child_that_cannot_be_killed() {
+    let _g = serial();
+    #[path = "support/isolated.rs"]
+    mod isolated;
+    isolated::isolated(
+        "kill_on_drop_never_blocks_for_a_child_that_cannot_be_killed",
+        || {
+            // SAFETY: geteuid cannot fail.
+            if unsafe { libc::geteuid() } != 0 {
+                println!("skipped: making a child this process cannot kill needs root");
+                return;
+            }
+            let child = Command::new("sleep")
+                .arg("2")
+                .uid(65533)
+                .gid(65533)
+                .kill_on_drop(true)
+                .spawn()
+                .expect("spawn as another user");
+            let pid = child.id() as libc::pid_t;
+            // SAFETY: this sub-process gives up root for good (every thread: libc's setxid).
+            assert_eq!(unsafe { libc::setresuid(65534, 65534, 65534) }, 0);
+            // SAFETY: signal 0 only checks.
+            let e = unsafe { libc::kill(pid, 0) };
+            assert_eq!(
+                (e, std::io::Error::last_os_error().raw_os_error()),
+                (-1, Some(libc::EPERM)),
+                "the child can still be signalled"
+            );
+            let start = Instant::now();
+            drop(child);
+            let took = start.elapsed();
+            assert!(
+                took < Duration::from_millis(500),
+                "the drop blocked for {took:?}"
+            );
+            assert!(reaped_soon(pid), "the dropped child was never reaped");
+        },
+    );
+}
+
+/// The usual case: the kill works, the drop returns, and the child is reaped soon after
+/// (by the drop itself or the reaper), leaving no zombie.
+#[test]
+fn kill_on_drop_kills_and_then_reaps_without_waiting() {
+    let _g = serial();
+    let child = Command::new("sleep")
+        .arg("30")
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn");
+    let pid = child.id() as libc::pid_t;
+    let start = Instant::now();
+    drop(child);
+    assert!(
+        start.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(reaped_soon(pid), "the dropped child was never reaped");
+}
+
+// ---- into_pidfd ----
+
+/// `into_pidfd` hands the process over: a kill-on-drop `Child` consumed by it neither kills
+/// nor reaps, so the pidfd is a live process's, and its owner ends it.
+#[cfg(target_os = "linux")]
+#[test]
+fn into_pidfd_of_a_kill_on_drop_child_gives_a_live_process() {
+    use spawnmatrix_spawn::os::linux::process::{ChildExt, CommandExt as _};
+    let _g = serial();
+    let child = Command::new("sleep")
+        .arg("30")
+        .kill_on_drop(true)
+        .create_pidfd(true)
+        .spawn()
+        .expect("spawn");
+    let Ok(pidfd) = child.into_pidfd() else {
+        println!("skipped: no pidfd on this kernel");
+        return;
+    };
+    let status = pidfd.try_wait().expect("try_wait");
+    assert_eq!(status, None, "the process behind the pidfd has ended");
+    pidfd.send_signal(0).expect("the process is alive");
+    pidfd.kill().unwrap();
+    assert_eq!(pidfd.wait().unwrap().signal(), Some(libc::SIGKILL));
+}

@@ -20,7 +20,10 @@ use spawnmatrix_spawn::{Command, Strategy};
 
 #[path = "support/decoy.rs"]
 mod decoy;
+#[path = "support/isolated.rs"]
+mod isolated;
 use decoy::untouched;
+use isolated::isolated;
 
 /// A decoy on `pid` (see `support/decoy.rs`).
 fn decoy_at(pid: libc::pid_t) -> Option<std::process::Child> {
@@ -31,33 +34,6 @@ static SERIAL: Mutex<()> = Mutex::new(());
 
 fn serial() -> MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|p| p.into_inner())
-}
-
-/// Set in the re-executed copy to the name of the test whose body it runs.
-const MARKER: &str = "SPAWNMATRIX_PIDFD_SUBPROCESS";
-
-/// Runs `body` in a re-executed copy of this binary (for process-wide settings such as
-/// `SIGCHLD` ignored).
-fn isolated(test: &str, body: impl FnOnce()) {
-    if std::env::var(MARKER).as_deref() == Ok(test) {
-        body();
-        return;
-    }
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([test, "--exact", "--nocapture", "--test-threads=1"])
-        .env(MARKER, test)
-        .output()
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!(
-        "--- {test} in a sub-process ---\n{stdout}{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.status.success(), "{test} failed in its sub-process");
-    assert!(
-        stdout.contains("1 passed"),
-        "the sub-process did not run {test}"
-    );
 }
 
 /// The `Pid:` of a pidfd's fdinfo: -1 once the process is reaped.
