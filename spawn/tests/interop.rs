@@ -9,53 +9,9 @@ use rstest::rstest;
 use spawnmatrix_spawn::os::unix::process::{CommandExt, ExitStatusExt};
 use spawnmatrix_spawn::{Command, Stdio, Strategy};
 
-/// Whether `pid` is gone or a zombie nobody reaped (a container's init may reap nothing).
-fn gone(pid: libc::pid_t) -> bool {
-    // SAFETY: signal 0 only checks.
-    if unsafe { libc::kill(pid, 0) } == -1 {
-        return true;
-    }
-    is_zombie(pid)
-}
-
-/// The process state letter is `Z` (from `/proc` on Linux, where a container may lack `ps`).
-#[cfg(target_os = "linux")]
-fn is_zombie(pid: libc::pid_t) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| {
-            s.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-        .unwrap_or(true)
-}
-
-/// The process state is `Z` (macOS and the BSDs: `ps`, as `/proc` is absent or unmounted).
-#[cfg(not(target_os = "linux"))]
-fn is_zombie(pid: libc::pid_t) -> bool {
-    std::process::Command::new("ps")
-        .args(["-o", "stat=", "-p", &pid.to_string()])
-        .output()
-        .map(|o| {
-            let state = String::from_utf8_lossy(&o.stdout);
-            state.trim().is_empty() || state.trim_start().starts_with('Z')
-        })
-        .unwrap_or(true)
-}
-
-/// Waits up to 5 s for `pid` to be gone.
-fn goes(pid: libc::pid_t) -> bool {
-    let end = Instant::now() + Duration::from_secs(5);
-    while Instant::now() < end {
-        if gone(pid) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    false
-}
+#[path = "support/procs.rs"]
+mod procs;
+use procs::{goes, gone, reaped_soon};
 
 // ---- From<std::process::Stdio> ----
 
@@ -179,17 +135,11 @@ fn kill_on_drop_kills_and_reaps(#[case] strategy: Strategy) {
         .expect("spawn");
     let pid = child.id() as libc::pid_t;
     drop(child);
-    // Reaped at the drop or soon after by the reaper thread: no zombie is left, so `kill`
-    // answers ESRCH (a zombie would still answer).
-    let end = Instant::now() + Duration::from_secs(10);
-    // SAFETY: signal 0 only checks.
-    while unsafe { libc::kill(pid, 0) } == 0 {
-        assert!(
-            Instant::now() < end,
-            "{strategy}: the dropped child was not reaped"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    // Reaped at the drop or soon after by the reaper thread: no zombie is left.
+    assert!(
+        reaped_soon(pid),
+        "{strategy}: the dropped child was not reaped"
+    );
     assert!(gone(pid), "{strategy}: the dropped child still runs");
 }
 

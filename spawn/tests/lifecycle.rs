@@ -14,6 +14,9 @@ use spawnmatrix_spawn::{Command, Stdio};
 #[cfg(target_os = "linux")]
 #[path = "support/decoy.rs"]
 mod decoy;
+#[path = "support/procs.rs"]
+mod procs;
+use procs::{goes, reaped_soon};
 
 /// Tests that make decoys or count this process's children run one at a time.
 static SERIAL: Mutex<()> = Mutex::new(());
@@ -38,44 +41,6 @@ fn untouched(decoy: Option<std::process::Child>) -> bool {
     return decoy::untouched(decoy);
     #[cfg(not(target_os = "linux"))]
     decoy.is_none()
-}
-
-/// Whether `pid` no longer runs (gone, or a zombie of some other parent).
-fn gone(pid: libc::pid_t) -> bool {
-    // SAFETY: signal 0 only checks.
-    if unsafe { libc::kill(pid, 0) } == -1 {
-        return true;
-    }
-    let out = std::process::Command::new("ps")
-        .args(["-o", "stat=", "-p", &pid.to_string()])
-        .output();
-    match out {
-        Ok(o) => {
-            let s = String::from_utf8_lossy(&o.stdout);
-            s.trim().is_empty() || s.trim_start().starts_with('Z')
-        }
-        Err(_) => std::fs::read_to_string(format!("/proc/{pid}/stat"))
-            .map(|s| {
-                s.rsplit(')')
-                    .next()
-                    .unwrap_or("")
-                    .trim_start()
-                    .starts_with('Z')
-            })
-            .unwrap_or(true),
-    }
-}
-
-/// Waits up to 10 s for `pid` to be gone.
-fn goes(pid: libc::pid_t) -> bool {
-    let end = Instant::now() + Duration::from_secs(10);
-    while Instant::now() < end {
-        if gone(pid) {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    false
 }
 
 /// Reads the first line of a child's stdout: a pid the child printed.
@@ -187,22 +152,6 @@ fn wait_then_kill_process_group_refuses_a_child_in_our_group() {
 }
 
 // ---- kill_on_drop ----
-
-/// Whether `pid` has been reaped (by anyone): only then does `kill(pid, 0)` say `ESRCH`
-/// (a zombie still answers). Waits up to 10 s.
-fn reaped_soon(pid: libc::pid_t) -> bool {
-    let end = Instant::now() + Duration::from_secs(10);
-    while Instant::now() < end {
-        // SAFETY: signal 0 only checks.
-        if unsafe { libc::kill(pid, 0) } == -1
-            && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
-        {
-            return true;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-    false
-}
 
 /// A kill-on-drop child whose `SIGKILL` is refused (`EPERM`: it runs as another user and
 /// this process gave up root, as after a setuid program): dropping its `Child` returns at
