@@ -81,7 +81,8 @@ fn value(v: serde_json::Value) -> Value {
 #[case("macos", "flags.POSIX_SPAWN_SETEXEC", "10.4", Some(json!(false)), "XNU-1228-H")]
 // macOS 26 is spelt 26.0, like its link column; addfchdir is absent in 15 (xnu-11417).
 #[case("macos", "functions.posix_spawn_file_actions_addfchdir", "15", Some(json!(false)), "XNU-H-ALL")]
-#[case("macos", "functions.posix_spawn_file_actions_addchdir", "26.0", Some(json!(true)), "PHP-21552")]
+#[case("macos", "functions.posix_spawn_file_actions_addchdir", "26.0", Some(json!(true)), "SDK26-H")]
+#[case("macos", "functions.posix_spawn_file_actions_addfchdir", "26.0", Some(json!(true)), "SDK26-H")]
 #[case("macos", "functions.posix_spawn_file_actions_addclosefrom_np", "14", Some(json!(false)), "GNULIB-MAC14")]
 #[case("macos", "functions.posix_spawn_file_actions_addclosefrom_np", "15", Some(json!(false)), "XNU-H-ALL")]
 #[case("macos", "functions.pidfd_spawn", "15", Some(json!(false)), "XNU-H-ALL")]
@@ -315,6 +316,9 @@ fn documented_claims_match_their_sources(
 #[case("features", "functions.posix_spawnattr_setschedparam", "android", "9", "exact", &["needs"])]
 #[case("features", "functions.posix_spawnattr_setschedpolicy", "android", "9", "exact", &["needs"])]
 #[case("features", "flags.POSIX_SPAWN_SETSIGMASK", "solaris", "10", "exact", &[])]
+#[case("features", "functions.posix_spawn_file_actions_addfchdir", "macos", "26.0", "exact", &["needs"])]
+#[case("features", "functions.posix_spawn_file_actions_addfchdir_np", "macos", "10.15", "exact", &["deprecated"])]
+#[case("errors", "cases.exec-enoent.libc", "android", "child-exit:127 since 9", "exact", &[])]
 #[case("features", "flags.POSIX_SPAWN_SETSID", "solaris", "11.0–11.4", "interval", &[])]
 #[case("features", "functions.posix_spawn_file_actions_addchdir_np", "solaris", "11.1–11.4", "interval", &[])]
 fn published_boundaries_follow_the_history(
