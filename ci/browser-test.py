@@ -207,12 +207,12 @@ def run_width(d, uri, name, width, height, mobile, prefix, expect_disagreement):
     if name == "desktop":
         d.screenshot(Path(f"{prefix}-{name}.png"))
 
-    # States (issue 20): the summary has all four kinds, and every state of every answer shows
-    # in its cell with its note and source in the title (an "ignored" value says so in its
-    # text); a cell's drill-down lists each state with its note and source.
+    # States (issues 20 and 29): the summary has the four kinds of issue 20 at least, and every
+    # state of every answer shows in its cell as the text Rust wrote for it, with its note and
+    # source in the title (an "ignored" value says so in its text); a cell's drill-down lists
+    # each state with its note and source.
     kinds = {st["state"] for r in rows for a in r["answers"] for st in a.get("states", [])}
     check(kinds >= {"ignored", "deprecated", "known-bug", "needs"}, f"the summary has all four states ({sorted(kinds)})")
-    words = {"deprecated": "deprecated", "known-bug": "known bug", "needs": "needs "}
     with_states = [(r, a) for r in rows for a in r["answers"] if a.get("states")]
     for r, a in with_states:
         got = d.js("""const td = [...document.querySelectorAll('td.cell')].find(t => t.dataset.row === arguments[0] && t.dataset.col === arguments[1]);
@@ -220,8 +220,7 @@ def run_width(d, uri, name, width, height, mobile, prefix, expect_disagreement):
                          states: [...td.querySelectorAll('span.state')].map(s => [s.textContent, s.title])} : null;""", r["id"], a["family"])
         shown = [st for st in a["states"] if st["state"] != "ignored"]
         ok = got is not None and len(got["states"]) == len(shown) and all(
-            words[st["state"]] in text and (st.get("condition") or "") in text
-            and (st.get("note") or "") in title and st["source"] in title
+            st["text"] in text and (st.get("note") or "") in title and st["source"] in title
             for st, (text, title) in zip(shown, got["states"]))
         if any(st["state"] == "ignored" for st in a["states"]):
             ok = ok and got["text"].startswith("ignored")
@@ -230,7 +229,7 @@ def run_width(d, uri, name, width, height, mobile, prefix, expect_disagreement):
     d.click(f"td.cell[data-row='{r['id']}'][data-col='{a['family']}']")
     detail = page_state(d)["detail"] or ""
     for st in a["states"]:
-        check(words.get(st["state"], "ignored") in detail and (st.get("note") or "") in detail and st["source"] in detail,
+        check(st["text"] in detail and (st.get("note") or "") in detail and st["source"] in detail,
               f"the drill-down of {a['family']} {r['label']} lists its {st['state']} state with note and source")
     d.open(uri)
 

@@ -230,40 +230,40 @@
 #else
 #define SPAWNMATRIX_VERSION __ANDROID_API__
 #endif
-/* PIDFD_SPAWN: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
+/* PIDFD_SPAWN: summary `no (9–15)`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
-/* PIDFD_SPAWNP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
+/* PIDFD_SPAWNP: summary `no (9–15)`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWNP 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWNP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
 /* POSIX_SPAWN: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-28 (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:53-86; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:59-94) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `no (9–15)`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
 /* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `14`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D; yes: 14 D, 15 D; sources: BIO-H-34 (aosp-mirror/platform_bionic@e4df46f213d8d363017dce7ded5d1f2159614425:libc/include/spawn.h:90-91; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:98-101) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP (SPAWNMATRIX_VERSION >= 34)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no (9–15)`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `no (9–15)`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
 /* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `14`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D; yes: 14 D, 15 D; sources: BIO-H-34 (aosp-mirror/platform_bionic@e4df46f213d8d363017dce7ded5d1f2159614425:libc/include/spawn.h:90-91; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:98-101) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP (SPAWNMATRIX_VERSION >= 34)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no (9–15)`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no (9–15)`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
-/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
+/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no (9–15)`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETCGROUP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETCGROUP_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
-/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
+/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no (9–15)`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
 /* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-28 (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:53-86; aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:59-94) */
@@ -278,16 +278,16 @@
 /* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `13`; evidence no: 9 D, 10 D, 11 D, 12 D; yes: 13 D, 14 D, 15 D; sources: BIO-CLOEXEC-13 (aosp-mirror/platform_bionic@11fa611f2c52e17e23f679869724278e2becc862:libc/bionic/spawn.cpp:190-193; aosp-mirror/platform_bionic@0b981d1ec055efaef86d8a5d402cf1b3167ba10b:libc/include/spawn.h:50; aosp-mirror/platform_bionic@0b981d1ec055efaef86d8a5d402cf1b3167ba10b:libc/bionic/spawn.cpp:170; aosp-mirror/platform_bionic@0b981d1ec055efaef86d8a5d402cf1b3167ba10b:libc/bionic/spawn.cpp:231) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 33)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
+/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no (9–15)`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
 /* POSIX_SPAWN_RESETIDS: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
+/* POSIX_SPAWN_SETCGROUP: summary `no (9–15)`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETCGROUP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETCGROUP (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
-/* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
+/* POSIX_SPAWN_SETEXEC: summary `no (9–15)`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
 /* POSIX_SPAWN_SETPGROUP: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
@@ -308,7 +308,7 @@
 /* POSIX_SPAWN_SETSIGMASK: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-9-H (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:39-47; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/include/spawn.h:75-79) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 28)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 28)
-/* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
+/* POSIX_SPAWN_START_SUSPENDED: summary `no (9–15)`; evidence no: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-H-ALL (aosp-mirror/platform_bionic@731631f300090436d7f5df80d50b6275c8c60a93:libc/include/spawn.h:1-106; aosp-mirror/platform_bionic@361ba86734fb2821a6adcfdf775db8abd04e0de0:libc/include/spawn.h:1-95) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_START_SUSPENDED 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 28 && SPAWNMATRIX_VERSION < 36)
 /* POSIX_SPAWN_USEVFORK: summary `9`; evidence yes: 9 D, 10 D, 11 D, 12 D, 13 D, 14 D, 15 D; sources: BIO-9-SRC (aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:117-123; aosp-mirror/platform_bionic@196632fb3c59ebbf1184d791a3e7124dd0c3f22b:libc/bionic/spawn.cpp:147-149) */
@@ -350,7 +350,7 @@
 /* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `2.29`; evidence no: 2.17 LD, 2.23 D, 2.27 D, 2.28 LD; yes: 2.29 LD, 2.31 RD, 2.34 LD, 2.36 RD, 2.39 LD, 2.41 RD, 2.43 RD, 2.44 LD; sources: GL-NEWS-2.29 (bminor/glibc@04e750e75b73957cf1c791535a3f4319534a52fc:NEWS:3176-3180; bminor/glibc@04e750e75b73957cf1c791535a3f4319534a52fc:NEWS:3324-3325) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP (SPAWNMATRIX_VERSION >= 2029)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP (SPAWNMATRIX_VERSION >= 2017)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.31 R, 2.34 L, 2.36 R, 2.39 L, 2.41 R, 2.43 R, 2.44 L */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no (2.17–2.44)`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.31 R, 2.34 L, 2.36 R, 2.39 L, 2.41 R, 2.43 R, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP (SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2045)
 /* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `2.35`; evidence no: 2.17 LD, 2.23 D, 2.27 D, 2.28 LD, 2.29 LD, 2.31 RD, 2.34 LD; yes: 2.36 RD, 2.39 LD, 2.41 RD, 2.43 RD, 2.44 LD; sources: GL-NEWS-2.35 (bminor/glibc@04e750e75b73957cf1c791535a3f4319534a52fc:NEWS:1610-1611) */
@@ -359,7 +359,7 @@
 /* POSIX_SPAWNATTR_SETCGROUP_NP: summary `2.39`; evidence no: 2.17 LD, 2.23 D, 2.27 D, 2.28 LD, 2.29 LD, 2.31 RD, 2.34 LD, 2.36 RD; yes: 2.39 LD, 2.41 RD, 2.43 RD, 2.44 LD; sources: GL-NEWS-2.39 (bminor/glibc@04e750e75b73957cf1c791535a3f4319534a52fc:NEWS:831-842) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETCGROUP_NP (SPAWNMATRIX_VERSION >= 2039)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETCGROUP_NP ((SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2037) || (SPAWNMATRIX_VERSION >= 2039))
-/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.34 L, 2.39 L, 2.44 L */
+/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no (2.17–2.44)`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.34 L, 2.39 L, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2045)
 /* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `2.2`; evidence yes: 2.17 LD, 2.23 D, 2.27 D, 2.28 LD, 2.29 LD, 2.31 D, 2.34 LD, 2.36 D, 2.39 LD, 2.41 D, 2.43 D, 2.44 LD; sources: GL-H-2.2 (bminor/glibc@55f462edb056e70ddfdd7bf388a8088d6773ff1d:posix/spawn.h:54-59; bminor/glibc@55f462edb056e70ddfdd7bf388a8088d6773ff1d:posix/spawn.h:135-147) */
@@ -371,10 +371,10 @@
 /* POSIX_SPAWNP: summary `2.2`; evidence yes: 2.17 LD, 2.23 D, 2.27 D, 2.28 LD, 2.29 LD, 2.31 RD, 2.34 LD, 2.36 RD, 2.39 LD, 2.41 RD, 2.43 RD, 2.44 LD; sources: GL-NEWS-2.2 (bminor/glibc@04e750e75b73957cf1c791535a3f4319534a52fc:NEWS:7489) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 2002)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 2002)
-/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.31 R, 2.34 L, 2.36 R, 2.39 L, 2.41 R, 2.43 R, 2.44 L */
+/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no (2.17–2.44)`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.31 R, 2.34 L, 2.36 R, 2.39 L, 2.41 R, 2.43 R, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_CLOEXEC_DEFAULT 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2045)
-/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.34 L, 2.39 L, 2.44 L */
+/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no (2.17–2.44)`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.34 L, 2.39 L, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2045)
 /* POSIX_SPAWN_RESETIDS: summary `2.2`; evidence yes: 2.17 D, 2.23 D, 2.27 D, 2.28 D, 2.29 D, 2.31 RD, 2.34 D, 2.36 RD, 2.39 D, 2.41 RD, 2.43 RD, 2.44 LD; sources: GL-H-2.2 (bminor/glibc@55f462edb056e70ddfdd7bf388a8088d6773ff1d:posix/spawn.h:54-59; bminor/glibc@55f462edb056e70ddfdd7bf388a8088d6773ff1d:posix/spawn.h:135-147) */
@@ -383,7 +383,7 @@
 /* POSIX_SPAWN_SETCGROUP: summary `2.39`; evidence no: 2.17 D, 2.23 D, 2.27 D, 2.28 D, 2.29 D, 2.31 RD, 2.34 D, 2.36 RD; yes: 2.39 D, 2.41 RD, 2.43 RD, 2.44 LD; sources: GL-NEWS-2.39 (bminor/glibc@04e750e75b73957cf1c791535a3f4319534a52fc:NEWS:831-842) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETCGROUP (SPAWNMATRIX_VERSION >= 2039)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETCGROUP ((SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2037) || (SPAWNMATRIX_VERSION >= 2039))
-/* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.31 R, 2.34 L, 2.36 R, 2.39 L, 2.41 R, 2.43 R, 2.44 L */
+/* POSIX_SPAWN_SETEXEC: summary `no (2.17–2.44)`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.31 R, 2.34 L, 2.36 R, 2.39 L, 2.41 R, 2.43 R, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2045)
 /* POSIX_SPAWN_SETPGROUP: summary `2.2`; evidence yes: 2.17 D, 2.23 D, 2.27 D, 2.28 D, 2.29 D, 2.31 RD, 2.34 D, 2.36 RD, 2.39 D, 2.41 RD, 2.43 RD, 2.44 LD; sources: GL-H-2.2 (bminor/glibc@55f462edb056e70ddfdd7bf388a8088d6773ff1d:posix/spawn.h:54-59; bminor/glibc@55f462edb056e70ddfdd7bf388a8088d6773ff1d:posix/spawn.h:135-147) */
@@ -404,7 +404,7 @@
 /* POSIX_SPAWN_SETSIGMASK: summary `2.2`; evidence yes: 2.17 D, 2.23 D, 2.27 D, 2.28 D, 2.29 D, 2.31 RD, 2.34 D, 2.36 RD, 2.39 D, 2.41 RD, 2.43 RD, 2.44 LD; sources: GL-H-2.2 (bminor/glibc@55f462edb056e70ddfdd7bf388a8088d6773ff1d:posix/spawn.h:54-59; bminor/glibc@55f462edb056e70ddfdd7bf388a8088d6773ff1d:posix/spawn.h:135-147) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 2002)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 2002)
-/* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.31 R, 2.34 L, 2.36 R, 2.39 L, 2.41 R, 2.43 R, 2.44 L */
+/* POSIX_SPAWN_START_SUSPENDED: summary `no (2.17–2.44)`; evidence no: 2.17 L, 2.28 L, 2.29 L, 2.31 R, 2.34 L, 2.36 R, 2.39 L, 2.41 R, 2.43 R, 2.44 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_START_SUSPENDED 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 2017 && SPAWNMATRIX_VERSION < 2045)
 /* POSIX_SPAWN_USEVFORK: summary `ignored 2.24`; evidence yes: 2.17 D, 2.23 D; ignored: 2.27 D, 2.28 D, 2.29 D, 2.31 RD, 2.34 D, 2.36 RD, 2.39 D, 2.41 RD, 2.43 RD, 2.44 LD; 1 range(s) left unknown: a release this family's macro cannot express; sources: GL-USEVFORK (bminor/glibc@3583ea85248c31a3e3cf142ff9adfe7bd62f6707:posix/spawn.h:54-59; bminor/glibc@fe7057ad928ffd9a3b0ccbb8d42442bf6ac65979:posix/spawn.h:60-62; bminor/glibc@ab30899d880f9741a409cbc0d7a28399bdac21bf:sysdeps/posix/spawni.c:97), GL-USEVFORK-2.24 (bminor/glibc@fdfc9260b61d3d72541f18104d24c7bcb0ce5ca2:posix/spawnattr_setflags.c:24-28; bminor/glibc@fdfc9260b61d3d72541f18104d24c7bcb0ce5ca2:sysdeps/unix/sysv/linux/spawni.c:365-391) */
@@ -429,10 +429,10 @@
 #else
 #define SPAWNMATRIX_VERSION SPAWNMATRIX__MACOS_NORMAL(SPAWNMATRIX__MACOS_RAW)
 #endif
-/* PIDFD_SPAWN: summary `no`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: GNULIB-MAC14 (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addtcsetpgrp_np.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/pidfd_spawn.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawnattr_setcgroup_np.texi#L16-L17), XNU-H-ALL (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:55-185) */
+/* PIDFD_SPAWN: summary `no (10.14–27.0)`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: GNULIB-MAC14 (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addtcsetpgrp_np.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/pidfd_spawn.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawnattr_setcgroup_np.texi#L16-L17), XNU-H-ALL (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:55-185) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
-/* PIDFD_SPAWNP: summary `no`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
+/* PIDFD_SPAWNP: summary `no (10.14–27.0)`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWNP 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWNP (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
 /* POSIX_SPAWN: summary `10.5`; evidence yes: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 LD, 27.0 LD; sources: XNU-H (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:64-70; apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:173-180) */
@@ -444,7 +444,7 @@
 /* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `10.15`; evidence no: 10.14 LD; yes: 10.15 LD, 14 D, 15 D, 26.0 LD, 27.0 LD; sources: XNU-6153 (apple-oss-distributions/xnu@a5e7219620fa69943647714baaf632196f37249e:libsyscall/wrappers/spawn/spawn.h:154; apple-oss-distributions/xnu@a5e7219620fa69943647714baaf632196f37249e:bsd/sys/spawn.h:65) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP (SPAWNMATRIX_VERSION >= 101500)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP (SPAWNMATRIX_VERSION >= 101400)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: GNULIB-MAC14 (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addtcsetpgrp_np.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/pidfd_spawn.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawnattr_setcgroup_np.texi#L16-L17), XNU-H-ALL (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:55-185) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no (10.14–27.0)`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: GNULIB-MAC14 (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addtcsetpgrp_np.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/pidfd_spawn.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawnattr_setcgroup_np.texi#L16-L17), XNU-H-ALL (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:55-185) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
 /* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `26.0`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D; yes: 26.0 LD, 27.0 LD; sources: SDK26-H (ziglang/zig@ca7523742f1d2894123c7d35a1ccef08651af570:lib/libc/include/any-darwin-any/spawn.h:72-76; ziglang/zig@ca7523742f1d2894123c7d35a1ccef08651af570:lib/libc/include/any-darwin-any/spawn.h:182-186), XNU-H-ALL (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:55-185) */
@@ -456,19 +456,19 @@
 /* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `10.7`; evidence yes: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 LD, 27.0 LD; sources: XNU-H (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:64-70; apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:173-180) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP (SPAWNMATRIX_VERSION >= 100700)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP (SPAWNMATRIX_VERSION >= 100700)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: GNULIB-MAC14 (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addtcsetpgrp_np.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/pidfd_spawn.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawnattr_setcgroup_np.texi#L16-L17), XNU-H-ALL (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:55-185) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no (10.14–27.0)`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: GNULIB-MAC14 (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addtcsetpgrp_np.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/pidfd_spawn.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawnattr_setcgroup_np.texi#L16-L17), XNU-H-ALL (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:55-185) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
-/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: GNULIB-MAC14 (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addtcsetpgrp_np.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/pidfd_spawn.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawnattr_setcgroup_np.texi#L16-L17), XNU-H-ALL (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:55-185) */
+/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no (10.14–27.0)`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: GNULIB-MAC14 (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addtcsetpgrp_np.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/pidfd_spawn.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawnattr_setcgroup_np.texi#L16-L17), XNU-H-ALL (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:55-185) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETCGROUP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETCGROUP_NP (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
-/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
+/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no (10.14–27.0)`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
-/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `no`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
+/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `no (10.14–27.0)`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPARAM 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
-/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `no`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
+/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `no (10.14–27.0)`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPOLICY 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
 /* POSIX_SPAWNP: summary `10.5`; evidence yes: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 LD, 27.0 LD; sources: XNU-H (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:64-70; apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:libsyscall/wrappers/spawn/spawn.h:173-180) */
@@ -477,13 +477,13 @@
 /* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `10.7`; evidence yes: 10.14 D, 10.15 D, 14 D, 15 D, 26.0 D, 27.0 LD; sources: XNU-1699 (apple-oss-distributions/xnu@855239e564a912940801207fb9053ef0c13fd3cc:bsd/sys/spawn.h:69) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 100700)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 100700)
-/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
+/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no (10.14–27.0)`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
 /* POSIX_SPAWN_RESETIDS: summary `10.5`; evidence yes: 10.14 D, 10.15 D, 14 D, 15 D, 26.0 D, 27.0 LD; sources: XNU-1228-H (apple-oss-distributions/xnu@e13b1fa57645afc8a7b2e7d868fe9845c6b08c40:bsd/sys/spawn.h:45-60) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 100500)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 100500)
-/* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
+/* POSIX_SPAWN_SETCGROUP: summary `no (10.14–27.0)`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETCGROUP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETCGROUP (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
 /* POSIX_SPAWN_SETEXEC: summary `10.5`; evidence yes: 10.14 D, 10.15 D, 14 D, 15 D, 26.0 D, 27.0 LD; sources: XNU-1228-H (apple-oss-distributions/xnu@e13b1fa57645afc8a7b2e7d868fe9845c6b08c40:bsd/sys/spawn.h:45-60) */
@@ -492,10 +492,10 @@
 /* POSIX_SPAWN_SETPGROUP: summary `10.5`; evidence yes: 10.14 D, 10.15 D, 14 D, 15 D, 26.0 D, 27.0 LD; sources: XNU-1228-H (apple-oss-distributions/xnu@e13b1fa57645afc8a7b2e7d868fe9845c6b08c40:bsd/sys/spawn.h:45-60) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 100500)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 100500)
-/* POSIX_SPAWN_SETSCHEDPARAM: summary `no`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: XNU-SYSH (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:bsd/sys/spawn.h:50-52) */
+/* POSIX_SPAWN_SETSCHEDPARAM: summary `no (10.14–27.0)`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: XNU-SYSH (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:bsd/sys/spawn.h:50-52) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDPARAM 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
-/* POSIX_SPAWN_SETSCHEDULER: summary `no`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: XNU-SYSH (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:bsd/sys/spawn.h:50-52) */
+/* POSIX_SPAWN_SETSCHEDULER: summary `no (10.14–27.0)`; evidence no: 10.14 LD, 10.15 LD, 14 D, 15 D, 26.0 L, 27.0 L; sources: XNU-SYSH (apple-oss-distributions/xnu@e3723e1f17661b24996789d8afc084c0c3303b26:bsd/sys/spawn.h:50-52) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDULER 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
 /* POSIX_SPAWN_SETSID: summary `10.15`; evidence no: 10.14 D; yes: 10.15 D, 14 D, 15 D, 26.0 D, 27.0 LD; sources: XNU-6153 (apple-oss-distributions/xnu@a5e7219620fa69943647714baaf632196f37249e:libsyscall/wrappers/spawn/spawn.h:154; apple-oss-distributions/xnu@a5e7219620fa69943647714baaf632196f37249e:bsd/sys/spawn.h:65) */
@@ -510,7 +510,7 @@
 /* POSIX_SPAWN_START_SUSPENDED: summary `10.5`; evidence yes: 10.14 D, 10.15 D, 14 D, 15 D, 26.0 D, 27.0 LD; sources: XNU-1228-H (apple-oss-distributions/xnu@e13b1fa57645afc8a7b2e7d868fe9845c6b08c40:bsd/sys/spawn.h:45-60) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 100500)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 100500)
-/* POSIX_SPAWN_USEVFORK: summary `no`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
+/* POSIX_SPAWN_USEVFORK: summary `no (10.14–27.0)`; evidence no: 10.14 L, 10.15 L, 26.0 L, 27.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_USEVFORK 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_USEVFORK (SPAWNMATRIX_VERSION >= 101400 && SPAWNMATRIX_VERSION < 270100)
 
@@ -525,16 +525,16 @@
 #else
 #define SPAWNMATRIX_VERSION __FreeBSD_version
 #endif
-/* PIDFD_SPAWN: summary `no`; evidence no: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.1 L; sources: GNULIB-PIDFD (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/pidfd_spawn.texi#L16-L17) */
+/* PIDFD_SPAWN: summary `no (8.3–15.1)`; evidence no: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.1 L; sources: GNULIB-PIDFD (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/pidfd_spawn.texi#L16-L17) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 803000 && SPAWNMATRIX_VERSION < 1502000)
-/* PIDFD_SPAWNP: summary `no`; evidence no: 14.0 L, 15.1 L */
+/* PIDFD_SPAWNP: summary `no (14.0–15.1)`; evidence no: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWNP 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWNP (SPAWNMATRIX_VERSION >= 1400000 && SPAWNMATRIX_VERSION < 1502000)
 /* POSIX_SPAWN: summary `8.0`; evidence yes: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.0 D, 15.1 LD; sources: FB-MAN-POSIX_SPAWN (https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawn.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 800000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 800000)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `no`; evidence no: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.1 L; sources: GNULIB-POSIXNAMES (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addfchdir.texi#L16-L17) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `no (8.3–15.1)`; evidence no: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.1 L; sources: GNULIB-POSIXNAMES (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addfchdir.texi#L16-L17) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR (SPAWNMATRIX_VERSION >= 803000 && SPAWNMATRIX_VERSION < 1502000)
 /* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `13.1–13.2`; evidence no: 8.3 D, 13.0 D; yes: 13.2 D, 14.0 LD, 15.0 D, 15.1 LD; sources: FB-OPNSENSE-13.2 (https://github.com/opnsense/src/blob/41cce6caf25b0a7e0adc7e6ff19efba1021d9c20/lib/libc/gen/Symbol.map; https://github.com/opnsense/src/blob/2ef8a0887ee251de2d28cf0ad6b883f639aa9998/lib/libc/gen/posix_spawn.c; https://github.com/opnsense/src/blob/03152e6e133763c307a722aba996815863eaed53/sys/conf/newvers.sh), FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
@@ -543,22 +543,22 @@
 /* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `13.1–13.2`; evidence no: 8.3 D, 13.0 D; yes: 13.2 D, 14.0 LD, 15.0 D, 15.1 LD; sources: FB-OPNSENSE-13.2 (https://github.com/opnsense/src/blob/41cce6caf25b0a7e0adc7e6ff19efba1021d9c20/lib/libc/gen/Symbol.map; https://github.com/opnsense/src/blob/2ef8a0887ee251de2d28cf0ad6b883f639aa9998/lib/libc/gen/posix_spawn.c; https://github.com/opnsense/src/blob/03152e6e133763c307a722aba996815863eaed53/sys/conf/newvers.sh), FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-CF (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP (SPAWNMATRIX_VERSION >= 1302000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP ((SPAWNMATRIX_VERSION >= 803000 && SPAWNMATRIX_VERSION < 1301000) || (SPAWNMATRIX_VERSION >= 1302000))
-/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `no`; evidence no: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.1 L; sources: GNULIB-POSIXNAMES (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addfchdir.texi#L16-L17) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `no (8.3–15.1)`; evidence no: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.1 L; sources: GNULIB-POSIXNAMES (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addfchdir.texi#L16-L17) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR (SPAWNMATRIX_VERSION >= 803000 && SPAWNMATRIX_VERSION < 1502000)
 /* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `13.1–13.2`; evidence no: 8.3 D, 13.0 D; yes: 13.2 D, 14.0 LD, 15.0 D, 15.1 LD; sources: FB-OPNSENSE-13.2 (https://github.com/opnsense/src/blob/41cce6caf25b0a7e0adc7e6ff19efba1021d9c20/lib/libc/gen/Symbol.map; https://github.com/opnsense/src/blob/2ef8a0887ee251de2d28cf0ad6b883f639aa9998/lib/libc/gen/posix_spawn.c; https://github.com/opnsense/src/blob/03152e6e133763c307a722aba996815863eaed53/sys/conf/newvers.sh), FB-SYMBOLS (https://github.com/freebsd/freebsd-src/blob/31460f2e85d2d3d4398945c71b86ca63700363c6/lib/libc/gen/Symbol.map), GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP (SPAWNMATRIX_VERSION >= 1302000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP ((SPAWNMATRIX_VERSION >= 803000 && SPAWNMATRIX_VERSION < 1301000) || (SPAWNMATRIX_VERSION >= 1302000))
-/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no`; evidence no: 14.0 L, 15.1 L */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no (14.0–15.1)`; evidence no: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP (SPAWNMATRIX_VERSION >= 1400000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no`; evidence no: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.1 L; sources: GNULIB-TC (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addtcsetpgrp_np.texi#L16-L17) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no (8.3–15.1)`; evidence no: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.1 L; sources: GNULIB-TC (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addtcsetpgrp_np.texi#L16-L17) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP (SPAWNMATRIX_VERSION >= 803000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no`; evidence no: 14.0 L, 15.1 L */
+/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no (14.0–15.1)`; evidence no: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETCGROUP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETCGROUP_NP (SPAWNMATRIX_VERSION >= 1400000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 14.0 L, 15.1 L */
+/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no (14.0–15.1)`; evidence no: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 1400000 && SPAWNMATRIX_VERSION < 1502000)
 /* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `8.0`; evidence yes: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.0 D, 15.1 LD; sources: FB-8.3-ATTR (https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getflags.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getschedparam.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/include/spawn.h) */
@@ -570,19 +570,19 @@
 /* POSIX_SPAWNP: summary `8.0`; evidence yes: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.0 D, 15.1 LD; sources: FB-MAN-POSIX_SPAWN (https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawn.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 800000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 800000)
-/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no`; evidence no: 14.0 L, 15.1 L */
+/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no (14.0–15.1)`; evidence no: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_CLOEXEC_DEFAULT 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 1400000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `≤15.1`; evidence yes: 15.1 L */
+/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `8.0–15.1`; evidence yes: 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 1501000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 1501000)
 /* POSIX_SPAWN_RESETIDS: summary `8.0`; evidence yes: 8.3 D, 13.0 D, 13.2 D, 14.0 D, 15.0 D, 15.1 LD; sources: FB-8.3-ATTR (https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getflags.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getschedparam.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/include/spawn.h) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 800000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 800000)
-/* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 14.0 L, 15.1 L */
+/* POSIX_SPAWN_SETCGROUP: summary `no (14.0–15.1)`; evidence no: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETCGROUP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETCGROUP (SPAWNMATRIX_VERSION >= 1400000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 14.0 L, 15.1 L */
+/* POSIX_SPAWN_SETEXEC: summary `no (14.0–15.1)`; evidence no: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 1400000 && SPAWNMATRIX_VERSION < 1502000)
 /* POSIX_SPAWN_SETPGROUP: summary `8.0`; evidence yes: 8.3 D, 13.0 D, 13.2 D, 14.0 D, 15.0 D, 15.1 LD; sources: FB-8.3-ATTR (https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getflags.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getschedparam.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/include/spawn.h) */
@@ -594,7 +594,7 @@
 /* POSIX_SPAWN_SETSCHEDULER: summary `8.0`; evidence yes: 8.3 D, 13.0 D, 13.2 D, 14.0 D, 15.0 D, 15.1 LD; sources: FB-8.3-ATTR (https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getflags.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getschedparam.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/include/spawn.h) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 800000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 800000)
-/* POSIX_SPAWN_SETSID: summary `no`; evidence no: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.1 L; sources: FB-H14 (https://github.com/freebsd/freebsd-src/blob/b44edb8f/include/spawn.h) */
+/* POSIX_SPAWN_SETSID: summary `no (8.3–15.1)`; evidence no: 8.3 D, 13.0 D, 13.2 D, 14.0 LD, 15.1 L; sources: FB-H14 (https://github.com/freebsd/freebsd-src/blob/b44edb8f/include/spawn.h) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSID 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 803000 && SPAWNMATRIX_VERSION < 1502000)
 /* POSIX_SPAWN_SETSIGDEF: summary `8.0`; evidence yes: 8.3 D, 13.0 D, 13.2 D, 14.0 D, 15.0 D, 15.1 LD; sources: FB-8.3-ATTR (https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getflags.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getschedparam.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/include/spawn.h) */
@@ -603,10 +603,10 @@
 /* POSIX_SPAWN_SETSIGMASK: summary `8.0`; evidence yes: 8.3 D, 13.0 D, 13.2 D, 14.0 D, 15.0 D, 15.1 LD; sources: FB-8.3-ATTR (https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getflags.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/lib/libc/gen/posix_spawnattr_getschedparam.3; https://github.com/freebsd/freebsd-src/blob/039ea811636f62633b18bcadb9f5332b215f7900/include/spawn.h) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 800000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 800000)
-/* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 14.0 L, 15.1 L */
+/* POSIX_SPAWN_START_SUSPENDED: summary `no (14.0–15.1)`; evidence no: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_START_SUSPENDED 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 1400000 && SPAWNMATRIX_VERSION < 1502000)
-/* POSIX_SPAWN_USEVFORK: summary `no`; evidence no: 14.0 L, 15.1 L */
+/* POSIX_SPAWN_USEVFORK: summary `no (14.0–15.1)`; evidence no: 14.0 L, 15.1 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_USEVFORK 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_USEVFORK (SPAWNMATRIX_VERSION >= 1400000 && SPAWNMATRIX_VERSION < 1502000)
 
@@ -621,10 +621,10 @@
 #else
 #define SPAWNMATRIX_VERSION __NetBSD_Version__
 #endif
-/* PIDFD_SPAWN: summary `no`; evidence no: 10.1 L, 11.0 L */
+/* PIDFD_SPAWN: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* PIDFD_SPAWNP: summary `no`; evidence no: 10.1 L, 11.0 L */
+/* PIDFD_SPAWNP: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWNP 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWNP (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
 /* POSIX_SPAWN: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 LD, 11.0 LD; sources: NB-WIKI (https://wiki.netbsd.org/projects/project/pkgsrc_spawn_support/) */
@@ -633,28 +633,28 @@
 /* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `10.0`; evidence no: 9.3 D; yes: 10.0 D, 10.1 LD, 11.0 LD; sources: NB-MAN (https://nxr.netbsd.org/xref/src/lib/libc/gen/posix_spawn_file_actions_addchdir.3; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR (SPAWNMATRIX_VERSION >= 1000000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR ((SPAWNMATRIX_VERSION >= 903000000 && SPAWNMATRIX_VERSION < 904000000) || (SPAWNMATRIX_VERSION >= 1000000000))
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `no`; evidence no: 9.3 D, 10.0 D, 10.1 L, 11.0 L; sources: GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `no (9.3–11.0)`; evidence no: 9.3 D, 10.0 D, 10.1 L, 11.0 L; sources: GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP (SPAWNMATRIX_VERSION >= 903000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no`; evidence no: 9.3 D, 10.0 D, 10.1 L, 11.0 L; sources: GNULIB-CF (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no (9.3–11.0)`; evidence no: 9.3 D, 10.0 D, 10.1 L, 11.0 L; sources: GNULIB-CF (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP (SPAWNMATRIX_VERSION >= 903000000 && SPAWNMATRIX_VERSION < 1101000000)
 /* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `10.0`; evidence no: 9.3 D; yes: 10.0 D, 10.1 LD, 11.0 LD; sources: NB-MAN (https://nxr.netbsd.org/xref/src/lib/libc/gen/posix_spawn_file_actions_addchdir.3; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR (SPAWNMATRIX_VERSION >= 1000000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR ((SPAWNMATRIX_VERSION >= 903000000 && SPAWNMATRIX_VERSION < 904000000) || (SPAWNMATRIX_VERSION >= 1000000000))
-/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `no`; evidence no: 9.3 D, 10.0 D, 10.1 L, 11.0 L; sources: GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `no (9.3–11.0)`; evidence no: 9.3 D, 10.0 D, 10.1 L, 11.0 L; sources: GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP (SPAWNMATRIX_VERSION >= 903000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no`; evidence no: 10.1 L, 11.0 L */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no`; evidence no: 10.1 L, 11.0 L */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no`; evidence no: 10.1 L, 11.0 L */
+/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETCGROUP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETCGROUP_NP (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 10.1 L, 11.0 L */
+/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
 /* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 LD, 11.0 LD; sources: NB-ATTR (https://github.com/NetBSD/src/blob/9f25a2cda563759bdbd8a791bccc6f6b3b4798bf/lib/libc/gen/posix_spawn_sched.c; https://github.com/NetBSD/src/blob/0054eaa6360cd8276ac0cdfec615d9f0e5dabd5c/sys/kern/kern_exec.c) */
@@ -666,19 +666,19 @@
 /* POSIX_SPAWNP: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 LD, 11.0 LD; sources: NB-WIKI (https://wiki.netbsd.org/projects/project/pkgsrc_spawn_support/) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 600000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 600000000)
-/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no`; evidence no: 10.1 L, 11.0 L */
+/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_CLOEXEC_DEFAULT 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 10.1 L, 11.0 L */
+/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
 /* POSIX_SPAWN_RESETIDS: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 D, 11.0 LD; sources: NB-H-6 (https://github.com/NetBSD/src/blob/103166462f877df0294306ca3cd4290fabc5d518/sys/sys/spawn.h) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 600000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 600000000)
-/* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 10.1 L, 11.0 L */
+/* POSIX_SPAWN_SETCGROUP: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETCGROUP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETCGROUP (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 10.1 L, 11.0 L */
+/* POSIX_SPAWN_SETEXEC: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
 /* POSIX_SPAWN_SETPGROUP: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 D, 11.0 LD; sources: NB-H-6 (https://github.com/NetBSD/src/blob/103166462f877df0294306ca3cd4290fabc5d518/sys/sys/spawn.h) */
@@ -690,7 +690,7 @@
 /* POSIX_SPAWN_SETSCHEDULER: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 D, 11.0 LD; sources: NB-H-6 (https://github.com/NetBSD/src/blob/103166462f877df0294306ca3cd4290fabc5d518/sys/sys/spawn.h) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 600000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 600000000)
-/* POSIX_SPAWN_SETSID: summary `no`; evidence no: 10.1 L, 11.0 L */
+/* POSIX_SPAWN_SETSID: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSID 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
 /* POSIX_SPAWN_SETSIGDEF: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 D, 11.0 LD; sources: NB-H-6 (https://github.com/NetBSD/src/blob/103166462f877df0294306ca3cd4290fabc5d518/sys/sys/spawn.h) */
@@ -699,10 +699,10 @@
 /* POSIX_SPAWN_SETSIGMASK: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 D, 11.0 LD; sources: NB-H-6 (https://github.com/NetBSD/src/blob/103166462f877df0294306ca3cd4290fabc5d518/sys/sys/spawn.h) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 600000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 600000000)
-/* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 10.1 L, 11.0 L */
+/* POSIX_SPAWN_START_SUSPENDED: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_START_SUSPENDED 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* POSIX_SPAWN_USEVFORK: summary `no`; evidence no: 10.1 L, 11.0 L */
+/* POSIX_SPAWN_USEVFORK: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_USEVFORK 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_USEVFORK (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
 
@@ -717,88 +717,88 @@
 #else
 #define SPAWNMATRIX_VERSION OpenBSD
 #endif
-/* PIDFD_SPAWN: summary `no`; evidence no: 7.8 L */
+/* PIDFD_SPAWN: summary `no (7.8)`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* PIDFD_SPAWNP: summary `no`; evidence no: 7.8 L */
+/* PIDFD_SPAWNP: summary `no (7.8)`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWNP 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWNP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 /* POSIX_SPAWN: summary `5.2`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-MAN-5.2 (https://github.com/openbsd/src/blob/040b235df600084b9e3df084516b00d3a72e250b/lib/libc/gen/posix_spawn.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `no`; evidence no: 7.8 LD, 7.9 D; 1 range(s) left unknown: a release this family's macro cannot express; sources: GNULIB-POSIXNAMES (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addfchdir.texi#L16-L17) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `no (7.8–7.9)`; evidence no: 7.8 LD, 7.9 D; 1 range(s) left unknown: a release this family's macro cannot express; sources: GNULIB-POSIXNAMES (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addfchdir.texi#L16-L17) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `no`; evidence no: 7.8 LD, 7.9 D; 1 range(s) left unknown: a release this family's macro cannot express; sources: GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `no (7.8–7.9)`; evidence no: 7.8 LD, 7.9 D; 1 range(s) left unknown: a release this family's macro cannot express; sources: GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no`; evidence no: 7.8 LD, 7.9 D; 1 range(s) left unknown: a release this family's macro cannot express; sources: GNULIB-CF (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no (7.8–7.9)`; evidence no: 7.8 LD, 7.9 D; 1 range(s) left unknown: a release this family's macro cannot express; sources: GNULIB-CF (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addclosefrom_np.texi#L14-L15) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `no`; evidence no: 7.8 LD, 7.9 D; 1 range(s) left unknown: a release this family's macro cannot express; sources: GNULIB-POSIXNAMES (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addfchdir.texi#L16-L17) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `no (7.8–7.9)`; evidence no: 7.8 LD, 7.9 D; 1 range(s) left unknown: a release this family's macro cannot express; sources: GNULIB-POSIXNAMES (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addfchdir.texi#L16-L17) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `no`; evidence no: 7.8 LD, 7.9 D; 1 range(s) left unknown: a release this family's macro cannot express; sources: GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `no (7.8–7.9)`; evidence no: 7.8 LD, 7.9 D; 1 range(s) left unknown: a release this family's macro cannot express; sources: GNULIB-NP (https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addchdir_np.texi#L18-L19; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/glibc-functions/posix_spawn_file_actions_addfchdir_np.texi#L18-L19) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no`; evidence no: 7.8 L */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no (7.8)`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no`; evidence no: 7.8 L */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no (7.8)`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no`; evidence no: 7.8 L */
+/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no (7.8)`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETCGROUP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETCGROUP_NP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 7.8 L */
+/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no (7.8)`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `≤5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
+/* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `5.2–5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `≤5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
+/* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `5.2–5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 /* POSIX_SPAWNP: summary `5.2`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-MAN-5.2 (https://github.com/openbsd/src/blob/040b235df600084b9e3df084516b00d3a72e250b/lib/libc/gen/posix_spawn.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no`; evidence no: 7.8 L */
+/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no (7.8)`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_CLOEXEC_DEFAULT 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 7.8 L */
+/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no (7.8)`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_RESETIDS: summary `≤5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
+/* POSIX_SPAWN_RESETIDS: summary `5.2–5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 7.8 L */
+/* POSIX_SPAWN_SETCGROUP: summary `no (7.8)`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETCGROUP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETCGROUP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 7.8 L */
+/* POSIX_SPAWN_SETEXEC: summary `no (7.8)`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETPGROUP: summary `≤5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
+/* POSIX_SPAWN_SETPGROUP: summary `5.2–5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETPGROUP (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETSCHEDPARAM: summary `ignored ≤5.7`; evidence ignored: 7.8 LD; 2 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC (openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:1; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:101-111; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:157-175; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:203-229; https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c) */
+/* POSIX_SPAWN_SETSCHEDPARAM: summary `ignored 5.2–5.7`; evidence ignored: 7.8 LD; 2 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC (openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:1; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:101-111; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:157-175; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:203-229; https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDPARAM (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETSCHEDULER: summary `ignored ≤5.7`; evidence ignored: 7.8 LD; 2 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC (openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:1; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:101-111; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:157-175; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:203-229; https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c) */
+/* POSIX_SPAWN_SETSCHEDULER: summary `ignored 5.2–5.7`; evidence ignored: 7.8 LD; 2 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC (openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:1; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:101-111; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:157-175; openbsd/src@10f1a6de12fc630aec75de181ded7f0b59d70566:lib/libc/gen/posix_spawn.c:203-229; https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETSID: summary `no`; evidence no: 7.8 L */
+/* POSIX_SPAWN_SETSID: summary `no (7.8)`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSID 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETSIGDEF: summary `≤5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
+/* POSIX_SPAWN_SETSIGDEF: summary `5.2–5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGDEF (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_SETSIGMASK: summary `≤5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
+/* POSIX_SPAWN_SETSIGMASK: summary `5.2–5.7`; evidence yes: 7.8 LD, 7.9 D; 3 range(s) left unknown: a release this family's macro cannot express; sources: OB-SRC-ATTR (https://github.com/openbsd/src/blob/10f1a6de12fc630aec75de181ded7f0b59d70566/lib/libc/gen/posix_spawn.c; https://github.com/openbsd/src/blob/3430162862f635b10b672a6b1b8aa60925c3bc67/lib/libc/gen/posix_spawnattr_getflags.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 7.8 L */
+/* POSIX_SPAWN_START_SUSPENDED: summary `no (7.8)`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_START_SUSPENDED 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
-/* POSIX_SPAWN_USEVFORK: summary `no`; evidence no: 7.8 L */
+/* POSIX_SPAWN_USEVFORK: summary `no (7.8)`; evidence no: 7.8 L */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_USEVFORK 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_USEVFORK (SPAWNMATRIX_VERSION >= 202510 && SPAWNMATRIX_VERSION < 202511)
 
@@ -813,10 +813,10 @@
 #else
 #define SPAWNMATRIX_VERSION (CYGWIN_VERSION_DLL_MAJOR * 1000 + CYGWIN_VERSION_DLL_MINOR)
 #endif
-/* PIDFD_SPAWN: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* PIDFD_SPAWN: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWN 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWN (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* PIDFD_SPAWNP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* PIDFD_SPAWNP: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWNP 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWNP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 /* POSIX_SPAWN: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-REL-1.7.26 (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/1.7.26:11-12) */
@@ -828,7 +828,7 @@
 /* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP: summary `3.5.0`; evidence no: 3.1.7 D, 3.4.10 D; yes: 3.5.0 D, 3.6.0 D; sources: CYG-REL-3.5.0 (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/3.5.0:41-42; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/3.5.0:55-57) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP (SPAWNMATRIX_VERSION >= 3005000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR_NP ((SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3004011) || (SPAWNMATRIX_VERSION >= 3005000))
-/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:1-116; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:1-116) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:1-116; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:1-116) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDCLOSEFROM_NP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 /* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR: summary `3.6.0`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D; yes: 3.6.0 D; sources: CYG-REL-3.6.0 (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/3.6.0:16-19) */
@@ -837,16 +837,16 @@
 /* POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP: summary `3.5.0`; evidence no: 3.1.7 D, 3.4.10 D; yes: 3.5.0 D, 3.6.0 D; sources: CYG-REL-3.5.0 (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/3.5.0:41-42; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/3.5.0:55-57) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP (SPAWNMATRIX_VERSION >= 3005000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDFCHDIR_NP ((SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3004011) || (SPAWNMATRIX_VERSION >= 3005000))
-/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDINHERIT_NP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:1-116; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:1-116) */
+/* POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:1-116; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:1-116) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_FILE_ACTIONS_ADDTCSETPGRP_NP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWNATTR_SETCGROUP_NP: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETCGROUP_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETCGROUP_NP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWNATTR_SETEXECFD_NP: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETEXECFD_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETEXECFD_NP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 /* POSIX_SPAWNATTR_SETSCHEDPARAM: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-1.7.26-DIN (cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:winsup/cygwin/common.din:778-798) */
@@ -858,19 +858,19 @@
 /* POSIX_SPAWNP: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-REL-1.7.26 (cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/release/1.7.26:11-12) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 1007026)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 1007026)
-/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_CLOEXEC_DEFAULT 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_CLOEXEC_DEFAULT (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_DISABLE_ASLR_NP: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_DISABLE_ASLR_NP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_DISABLE_ASLR_NP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 /* POSIX_SPAWN_RESETIDS: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-1.7.26-H (cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:105-110) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 1007026)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_RESETIDS (SPAWNMATRIX_VERSION >= 1007026)
-/* POSIX_SPAWN_SETCGROUP: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_SETCGROUP: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETCGROUP 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETCGROUP (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* POSIX_SPAWN_SETEXEC: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_SETEXEC: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETEXEC 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETEXEC (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 /* POSIX_SPAWN_SETPGROUP: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-1.7.26-H (cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:105-110) */
@@ -882,7 +882,7 @@
 /* POSIX_SPAWN_SETSCHEDULER: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-1.7.26-H (cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:105-110) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 1007026)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSCHEDULER (SPAWNMATRIX_VERSION >= 1007026)
-/* POSIX_SPAWN_SETSID: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:1-116; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:1-116) */
+/* POSIX_SPAWN_SETSID: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:1-116; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:1-116) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSID 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSID (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 /* POSIX_SPAWN_SETSIGDEF: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-1.7.26-H (cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:105-110) */
@@ -891,10 +891,10 @@
 /* POSIX_SPAWN_SETSIGMASK: summary `1.7.26`; evidence yes: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-1.7.26-H (cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@436672b1069b208bddf38b9e29de8b8c24ee1f2a:newlib/libc/include/spawn.h:105-110) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 1007026)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_SETSIGMASK (SPAWNMATRIX_VERSION >= 1007026)
-/* POSIX_SPAWN_START_SUSPENDED: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_START_SUSPENDED: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_START_SUSPENDED 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_START_SUSPENDED (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
-/* POSIX_SPAWN_USEVFORK: summary `no`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
+/* POSIX_SPAWN_USEVFORK: summary `no (3.1.7–3.6.0)`; evidence no: 3.1.7 D, 3.4.10 D, 3.5.0 D, 3.6.0 D; sources: CYG-H-FLAGS (cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@b11613e477c006b2ce0332463ed07f1118260e79:winsup/cygwin/cygwin.din:1054-1078; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:newlib/libc/include/spawn.h:42-47; cygwin/cygwin@61b4866baf411c3167cd32d724f35f443dc4e3cd:winsup/cygwin/cygwin.din:1070-1094) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN_USEVFORK 0
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN_USEVFORK (SPAWNMATRIX_VERSION >= 3001007 && SPAWNMATRIX_VERSION < 3006001)
 

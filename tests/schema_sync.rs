@@ -11,7 +11,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 use spawnmatrix::matrix::model::{
-    Alternative, Boundary, Claim, Evidence, FamilyInfo, Group, Matrix, Row, State, StateKind,
+    Alternative, Boundary, Claim, Evidence, FamilyInfo, Group, Matrix, Row, SharedClaim, State,
+    StateKind,
 };
 use spawnmatrix::matrix::{Cell, Column};
 use spawnmatrix::report::{
@@ -160,7 +161,9 @@ fn full_matrix() -> Matrix {
             after: some("2.28"),
             first: String::from("2.29"),
             last: String::from("2.30"),
+            floor: some("functions.posix_spawn"),
         }),
+        claim: some("GL-USE-GNU"),
         states: vec![State {
             state: StateKind::Needs,
             began: Some(Boundary::AtMost {
@@ -168,18 +171,24 @@ fn full_matrix() -> Matrix {
             }),
             ends: some("before 2.37"),
             condition: some("_GNU_SOURCE"),
+            errno: some("ENOSYS"),
+            symbol: some("posix_spawn_file_actions_addchdir_np"),
             note: some("n"),
             source: String::from("s"),
+            claim: some("GL-USE-GNU"),
+            text: String::from("needs _GNU_SOURCE (before 2.37)"),
         }],
         doc: Some(Claim {
             from: some("2.29"),
             began: Some(Boundary::Exact {
                 release: String::from("2.29"),
                 after: some("2.28"),
+                floor: None,
             }),
             value: spawnmatrix::matrix::Value::Bool(false),
             source: String::from("s"),
             note: some("n"),
+            claim: some("GL-USE-GNU"),
         }),
         conflicts: vec![Alternative {
             value: spawnmatrix::matrix::Value::Bool(false),
@@ -197,6 +206,10 @@ fn full_matrix() -> Matrix {
             os: String::from("linux"),
             version_of: String::from("libc"),
             releases: vec![String::from("2.29")],
+            shared_claims: vec![SharedClaim {
+                id: String::from("GL-USE-GNU"),
+                rows: vec![String::from("flags.POSIX_SPAWN_SETSID")],
+            }],
         }],
         columns: vec![Column {
             key: String::from("k"),

@@ -1,6 +1,7 @@
 //! The consistency checks of `matrix::consistency` over the committed summary
 //! (`docs/summary.json`, kept current by ci/checks/45-published.sh), and each check shown
-//! failing on a contradiction planted into a copy of it (issue 20, item 5).
+//! failing on a contradiction planted into a copy of it (issue 20, item 5; issue 29, item 8),
+//! and `spawnmatrix publish --check` refusing a table that breaks one.
 
 use std::path::Path;
 
@@ -66,14 +67,34 @@ fn the_committed_summary_has_no_contradictions_but_the_known_ones() {
 }
 
 /// Plants one contradiction into the committed summary and returns what the checks say
-/// about that family and row that they did not say before.
-fn planted(family: &str, row: &str, plant: impl FnOnce(&mut Value)) -> Vec<Check> {
+/// about that family and row that they did not say before (printed, for the record).
+fn planted_problems(family: &str, row: &str, plant: impl FnOnce(&mut Value)) -> Vec<Problem> {
     let before = check(&summary(committed_json()));
     let mut v = committed_json();
     plant(&mut v);
-    check(&summary(v))
+    let new: Vec<Problem> = check(&summary(v))
         .into_iter()
         .filter(|p| p.family == family && p.row == row && !before.contains(p))
+        .collect();
+    for p in &new {
+        println!("planted: {p}");
+    }
+    new
+}
+
+/// [`planted`] with the answer's `fields` set to the values given.
+fn planted_fields(family: &str, row: &str, fields: &Value) -> Vec<Check> {
+    planted(family, row, |v| {
+        let a = answer(v, row, family).as_object_mut().unwrap();
+        for (k, f) in fields.as_object().unwrap() {
+            a.insert(k.clone(), f.clone());
+        }
+    })
+}
+
+fn planted(family: &str, row: &str, plant: impl FnOnce(&mut Value)) -> Vec<Check> {
+    planted_problems(family, row, plant)
+        .into_iter()
         .map(|p| p.check)
         .collect()
 }
@@ -144,7 +165,7 @@ fn an_exact_boundary_that_is_an_interval_fails() {
         a["boundary"] = json!({"kind": "exact", "release": "13.2", "after": "13.0"});
         a["text"] = json!("13.2");
     });
-    assert_eq!(got, [Check::ExactButInterval]);
+    assert!(got.contains(&Check::ExactButInterval), "{got:?}");
     // ... and an exact boundary with neither a known-different release before it nor a
     // source that documents it as the first.
     let row = "flags.POSIX_SPAWN_RESETIDS";
@@ -152,16 +173,185 @@ fn an_exact_boundary_that_is_an_interval_fails() {
         let a = answer(v, row, "linux-glibc");
         a["boundary"] = json!({"kind": "exact", "release": "2.31"});
     });
-    assert_eq!(got, [Check::ExactButInterval]);
+    assert!(got.contains(&Check::ExactButInterval), "{got:?}");
 }
 
 #[test]
 fn the_same_sources_with_different_evidence_fail() {
     // posix_spawnp and posix_spawn rest on glibc's NEWS 2.2; drop the D from one.
     let got = planted("linux-glibc", "functions.posix_spawnp", |v| {
-        answer(v, "functions.posix_spawnp", "linux-glibc")["evidence"] = json!(["link"]);
+        answer(v, "functions.posix_spawnp", "linux-glibc")["evidence"] = json!(["run", "link"]);
     });
-    assert_eq!(got, [Check::SameSourcesDifferentEvidence]);
+    assert!(
+        got.contains(&Check::SameSourcesDifferentEvidence),
+        "{got:?}"
+    );
+}
+
+/// FreeBSD's FBSD_1.7 block (`FB-FBSD_1.7`, one claim for add(f)chdir_np and
+/// addclosefrom_np) and its attribute page (`FB-ATTR`): siblings answer alike.
+#[test]
+fn rows_of_one_claim_with_different_letters_fail() {
+    let row = "functions.posix_spawn_file_actions_addfchdir_np";
+    let got = planted("freebsd", row, |v| {
+        answer(v, row, "freebsd")["evidence"] = json!(["doc"]);
+    });
+    assert!(got.contains(&Check::SharedClaimDisagrees), "{got:?}");
+}
+
+#[test]
+fn rows_of_one_claim_with_different_states_fail() {
+    let row = "flags.POSIX_SPAWN_RESETIDS";
+    let got = planted("freebsd", row, |v| {
+        answer(v, row, "freebsd")["states"] = json!([{
+            "state": "needs", "condition": "_GNU_SOURCE", "source": "FB-8.3-ATTR: x",
+            "claim": "FB-ATTR", "text": "needs _GNU_SOURCE"
+        }]);
+    });
+    assert_eq!(got, [Check::SharedClaimDisagrees]);
+}
+
+#[test]
+fn a_row_that_leaves_its_claim_out_fails() {
+    let row = "flags.POSIX_SPAWN_SETPGROUP";
+    let got = planted("freebsd", row, |v| {
+        answer(v, row, "freebsd")["claims"] = json!([]);
+    });
+    assert_eq!(got, [Check::SharedClaimDisagrees]);
+}
+
+/// glibc 2.44 adds addfchdir, and fchdir-add-negative-fd-posix has no evidence there: shown
+/// as today's answer without "through 2.43; ? from 2.44", it fails.
+#[test]
+fn an_error_row_shown_as_current_after_its_function_changed_fails() {
+    let row = "cases.fchdir-add-negative-fd-posix.libc";
+    let got = planted("linux-glibc", row, |v| {
+        let a = answer(v, row, "linux-glibc");
+        let a = a.as_object_mut().unwrap();
+        a.remove("through");
+        a.remove("unknown_from");
+        a.insert("text".into(), json!("unsupported through 2.43"));
+    });
+    assert!(got.contains(&Check::StaleValueAsCurrent), "{got:?}");
+}
+
+#[rstest::rstest]
+// A `since` the text does not say (the issue's `≤2.17` under "through 2.43").
+#[case("linux-glibc", "cases.exec-enoent.libc", json!({"since": "≤2.17"}))]
+// An exact boundary the history does not give: NetBSD's exact 10.0 without the floor that
+// makes it so (addfchdir's first release), while the release behind it says at most 10.0.
+#[case(
+    "netbsd",
+    "cases.fchdir-add-negative-fd-posix.libc",
+    json!({"boundary": {"kind": "exact", "release": "10.0"}})
+)]
+// A text that says another start than the boundary.
+#[case("macos", "functions.posix_spawn", json!({"text": "10.4"}))]
+fn a_boundary_or_since_that_disagrees_with_text_or_history_fails(
+    #[case] family: &str,
+    #[case] row: &str,
+    #[case] fields: Value,
+) {
+    let got = planted_fields(family, row, &fields);
+    assert!(got.contains(&Check::BoundaryDisagrees), "{got:?}");
+}
+
+/// The issue's FreeBSD SETSID note: "setflags rejects unknown flags with EINVAL" at 8.3,
+/// while attr-setflags-undefined-bit is ok through 13.2.
+#[test]
+fn a_note_contradicting_a_cell_of_its_family_fails() {
+    let row = "flags.POSIX_SPAWN_SETSID";
+    let got = planted("freebsd", row, |v| {
+        answer(v, row, "freebsd")["notes"] = json!(["setflags rejects unknown flags with EINVAL"]);
+    });
+    assert_eq!(got, [Check::NoteContradictsCell]);
+}
+
+#[rstest::rstest]
+// `≤0.7.11` at musl's first posix_spawn release.
+#[case(
+    "linux-musl",
+    "flags.POSIX_SPAWN_SETSCHEDPARAM",
+    json!({"boundary": {"kind": "at_most", "release": "0.7.11"}, "since": "≤0.7.11", "text": "ignored ≤0.7.11"})
+)]
+// "unsupported since ≤8.3" for a case whose addfchdir no FreeBSD release read has.
+#[case(
+    "freebsd",
+    "cases.fchdir-add-negative-fd-posix.libc",
+    json!({"boundary": {"kind": "at_most", "release": "8.3"}, "since": "≤8.3", "text": "unsupported since ≤8.3"})
+)]
+fn words_that_read_as_if_something_held_before_fail(
+    #[case] family: &str,
+    #[case] row: &str,
+    #[case] fields: Value,
+) {
+    let got = planted_fields(family, row, &fields);
+    assert!(got.contains(&Check::MisleadingWords), "{got:?}");
+}
+
+/// `spawnmatrix publish --check` refuses a `targets/` whose summary breaks a check: a copy of
+/// the committed targets/ with the FreeBSD SETSID note planted back, and one with an error
+/// value claimed before its function.
+#[rstest::rstest]
+#[case(
+    "freebsd",
+    "    note: not defined in <spawn.h>; what setflags does with its bit is the attr-setflags-undefined-bit row (any bits stored through 13.2, EINVAL in main after 14.0)\n",
+    "    note: setflags rejects unknown flags with EINVAL\n",
+    "NoteContradictsCell: freebsd flags.POSIX_SPAWN_SETSID"
+)]
+#[case(
+    "freebsd",
+    "  - row: cases.fchdir-add-negative-fd.libc\n    value: add:EBADF\n    from: \"13.2\"\n",
+    "  - row: cases.fchdir-add-negative-fd.libc\n    value: add:EBADF\n    from: \"8.3\"\n    through: \"13.0\"\n    source: FB-8.3-SRC\n  - row: cases.fchdir-add-negative-fd.libc\n    value: add:EBADF\n    from: \"13.2\"\n",
+    "ErrorBeforeFunction: freebsd cases.fchdir-add-negative-fd.libc"
+)]
+fn publish_refuses_a_table_that_breaks_a_check(
+    #[case] family: &str,
+    #[case] from: &str,
+    #[case] to: &str,
+    #[case] problem: &str,
+) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let targets = tmp.path().join("targets");
+    copy_dir(&root.join("targets"), &targets);
+    let yaml = targets.join(family).join("platform.yaml");
+    let text = std::fs::read_to_string(&yaml).unwrap();
+    assert!(
+        text.contains(from),
+        "the plant's anchor is in {family}'s platform.yaml"
+    );
+    std::fs::write(&yaml, text.replacen(from, to, 1)).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_spawnmatrix"))
+        .current_dir(root)
+        .args(["publish", "--check", "--targets"])
+        .arg(&targets)
+        .arg("--out")
+        .arg(root.join("docs"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    println!("publish --check on the planted table: {stderr}");
+    assert!(
+        !out.status.success(),
+        "publish --check accepted it: {stderr}"
+    );
+    assert!(stderr.contains("contradicts itself"), "{stderr}");
+    assert!(stderr.contains(problem), "{stderr}");
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        match entry.file_type().unwrap().is_dir() {
+            true => copy_dir(&entry.path(), &target),
+            false => {
+                std::fs::copy(entry.path(), target).unwrap();
+            }
+        }
+    }
 }
 
 /// The boundaries and states issue 20 names, as the committed summary prints them.

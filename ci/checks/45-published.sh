@@ -5,12 +5,26 @@
 # A second run must be byte-identical (the published files depend on targets/ only), and
 # summary.json (and baselines.yaml) must validate against their JSON Schemas with a standard
 # validator, check-jsonschema, which must also reject a copy with a broken version.
+# summary.json names the tree it was made from: in a git checkout whose targets/ is committed,
+# generated_from.targets_tree must be `git rev-parse HEAD:targets`.
 set -euo pipefail
 start=$SECONDS
 . ci/env.sh
 cargo run -q -- publish --check
+if git rev-parse --git-dir >/dev/null 2>&1 && [ -z "$(git status --porcelain -- targets)" ]; then
+    want=$(git rev-parse HEAD:targets)
+    got=$(sed -n 's/^"generated_from": {"targets_tree":"\([0-9a-f]*\)".*/\1/p' docs/summary.json)
+    if [ "$want" != "$got" ]; then
+        echo "45-published: docs/summary.json says it was made from targets tree ${got:-?}, HEAD:targets is $want" >&2
+        exit 1
+    fi
+else
+    echo "45-published: not a clean git checkout of targets/; the generated_from check is skipped"
+fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+# Two releases made from nothing at the same (reproducible) time are the same bytes.
+export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(date +%s)}
 cargo run -q -- publish --out "$tmp/a" >/dev/null
 cargo run -q -- publish --out "$tmp/b" >/dev/null
 for f in SUMMARY.md summary.json CHANGES.md spawnmatrix_caps.h spawnmatrix_caps.rs; do

@@ -47,17 +47,6 @@ pub struct Built {
 pub fn build(targets: &Path) -> Result<Built, Box<dyn std::error::Error>> {
     let matrix = super::stored::matrix(targets)?;
     let summary = spawnmatrix::matrix::summary::build(&matrix);
-    // A summary that contradicts itself is not published (issue 20, item 5).
-    let problems = spawnmatrix::matrix::consistency::check(&summary);
-    if !problems.is_empty() {
-        let list: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
-        return Err(format!(
-            "the summary contradicts itself ({} problems; fix targets/*/platform.yaml):\n{}",
-            problems.len(),
-            list.join("\n")
-        )
-        .into());
-    }
     let mut caps = spawnmatrix::caps_header::build(&summary, &matrix)?;
     let view = view::of_targets(&caps, &matrix, targets)?;
     caps.baselines = view
@@ -74,9 +63,22 @@ pub fn build(targets: &Path) -> Result<Built, Box<dyn std::error::Error>> {
             .map_err(|e| format!("hashing {}: {e}", targets.display()))?,
         generator: format!("spawnmatrix {}", env!("CARGO_PKG_VERSION")),
         newest_evidence: matrix.generated_at.clone(),
+        generated_at: spawnmatrix::published::generation_time(),
     };
     let kernel = Kernel::load(targets)?;
     let published = Published::build(&summary, &matrix, view, kernel.as_ref(), generated_from);
+    // A summary that contradicts itself is not published (issues 20 and 29): checked as
+    // consumers read it, with every note and source behind each answer.
+    let problems = spawnmatrix::matrix::consistency::check(&published.summary());
+    if !problems.is_empty() {
+        let list: Vec<String> = problems.iter().map(|p| format!("  {p}")).collect();
+        return Err(format!(
+            "the summary contradicts itself ({} problems; fix targets/*/platform.yaml):\n{}",
+            problems.len(),
+            list.join("\n")
+        )
+        .into());
+    }
     Ok(Built {
         matrix,
         summary,

@@ -132,22 +132,40 @@ fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out:
 
 /// Which kind of boundary, in words.
 fn boundary_words(b: &Boundary) -> String {
+    // `functions.posix_spawn` -> `posix_spawn`.
+    let row = |f: &str| f.split_once('.').map_or(f, |(_, n)| n).to_string();
     match b {
         Boundary::Exact {
             release,
             after: None,
+            floor: None,
         } => format!("exact, {release} (documented as the first)"),
         Boundary::Exact {
             release,
+            after: None,
+            floor: Some(f),
+        } => format!(
+            "exact, {release} ({} began at {release}; nothing here is older)",
+            row(f)
+        ),
+        Boundary::Exact {
+            release,
             after: Some(a),
+            ..
         } => {
             format!("exact, {release} ({a} is known to differ)")
         }
-        Boundary::Interval { after, first, last } => {
-            let after = after
-                .as_deref()
-                .map(|a| format!("{a} is known to differ, "))
-                .unwrap_or_default();
+        Boundary::Interval {
+            after,
+            first,
+            last,
+            floor,
+        } => {
+            let after = match (after, floor) {
+                (Some(a), _) => format!("{a} is known to differ, "),
+                (None, Some(f)) => format!("{} began at {first}, ", row(f)),
+                (None, None) => String::new(),
+            };
             format!("interval, first release in {first}–{last} ({after}{last} is known to have it)")
         }
         Boundary::AtMost { release } => {
@@ -175,6 +193,7 @@ fn data(args: &Args) -> Result<(String, Published), Box<dyn std::error::Error>> 
             targets_tree: String::new(),
             generator: String::new(),
             newest_evidence: matrix.generated_at.clone(),
+            generated_at: String::new(),
         };
         return Ok((
             path.display().to_string(),

@@ -24,14 +24,22 @@ pub enum Boundary {
         release: String,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         after: Option<String>,
+        /// The row whose first release bounds this one from below (a flag cannot predate
+        /// `functions.posix_spawn`, a case the function it calls), when that is what makes
+        /// it exact.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        floor: Option<String>,
     },
     /// The first release is one of `first` ..= `last`. `after`: the last release known to
-    /// differ (`first` is the release after it), when one is known by number.
+    /// differ (`first` is the release after it), when one is known by number; `floor`: the
+    /// row whose first release `first` is, when that is what bounds it.
     Interval {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         after: Option<String>,
         first: String,
         last: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        floor: Option<String>,
     },
     /// The first release is `release` or an earlier one.
     AtMost { release: String },
@@ -66,21 +74,47 @@ impl Boundary {
 
     /// Whether it is exact because a source documents the release as the first.
     pub fn documented_first(&self) -> bool {
-        matches!(self, Boundary::Exact { after: None, .. })
+        matches!(
+            self,
+            Boundary::Exact {
+                after: None,
+                floor: None,
+                ..
+            }
+        )
+    }
+
+    /// The row whose first release bounds this one from below, when one does.
+    pub fn floor(&self) -> Option<&str> {
+        match self {
+            Boundary::Exact { floor, .. } | Boundary::Interval { floor, .. } => floor.as_deref(),
+            Boundary::AtMost { .. } => None,
+        }
     }
 
     /// The same boundary with every release written by `spell` (a family's one spelling).
     pub fn respelled(&self, spell: &dyn Fn(&str) -> String) -> Boundary {
         let opt = |o: &Option<String>| o.as_deref().map(spell);
         match self {
-            Boundary::Exact { release, after } => Boundary::Exact {
+            Boundary::Exact {
+                release,
+                after,
+                floor,
+            } => Boundary::Exact {
                 release: spell(release),
                 after: opt(after),
+                floor: floor.clone(),
             },
-            Boundary::Interval { after, first, last } => Boundary::Interval {
+            Boundary::Interval {
+                after,
+                first,
+                last,
+                floor,
+            } => Boundary::Interval {
                 after: opt(after),
                 first: spell(first),
                 last: spell(last),
+                floor: floor.clone(),
             },
             Boundary::AtMost { release } => Boundary::AtMost {
                 release: spell(release),
@@ -91,10 +125,12 @@ impl Boundary {
     /// Every release the boundary names.
     pub fn releases(&self) -> Vec<&str> {
         match self {
-            Boundary::Exact { release, after } => std::iter::once(release.as_str())
+            Boundary::Exact { release, after, .. } => std::iter::once(release.as_str())
                 .chain(after.as_deref())
                 .collect(),
-            Boundary::Interval { after, first, last } => after
+            Boundary::Interval {
+                after, first, last, ..
+            } => after
                 .as_deref()
                 .into_iter()
                 .chain([first.as_str(), last.as_str()])
@@ -144,6 +180,8 @@ pub struct Bounds {
     low: Option<(Point, Option<String>)>,
     high: Point,
     documented: bool,
+    /// The row whose first release gave `low`, when one did.
+    floor: Option<String>,
 }
 
 impl Bounds {
@@ -153,6 +191,7 @@ impl Bounds {
             low: None,
             high: Point::parse(by)?,
             documented: false,
+            floor: None,
         })
     }
 
@@ -163,6 +202,7 @@ impl Bounds {
             low: Some((p.clone(), None)),
             high: p,
             documented: true,
+            floor: None,
         })
     }
 
@@ -189,11 +229,23 @@ impl Bounds {
         }
     }
 
+    /// The release range starts no earlier than `first`, where the row `floor` began (a
+    /// flag of `posix_spawn` cannot predate it).
+    pub fn not_before_row(self, first: &str, floor: &str) -> Bounds {
+        let before = self.low.clone();
+        let mut b = self.not_before(first);
+        if b.low != before {
+            b.floor = Some(floor.to_string());
+        }
+        b
+    }
+
     fn raise(mut self, p: Point, after: Option<String>) -> Bounds {
         let higher = self.low.as_ref().is_none_or(|(l, _)| p.version > l.version);
         if higher {
             self.low = Some((p, after));
             self.documented = false;
+            self.floor = None;
         }
         self
     }
@@ -205,13 +257,17 @@ impl Bounds {
             true => other.high.clone(),
             false => self.high.clone(),
         };
-        let (low, documented) = match (&self.low, &other.low) {
-            (Some(a), Some(b)) if b.0.version > a.0.version => (Some(b.clone()), other.documented),
-            (Some(a), Some(b)) if b.0.version == a.0.version => {
-                (Some(a.clone()), self.documented || other.documented)
+        let (low, documented, floor) = match (&self.low, &other.low) {
+            (Some(a), Some(b)) if b.0.version > a.0.version => {
+                (Some(b.clone()), other.documented, other.floor.clone())
             }
-            (Some(a), _) => (Some(a.clone()), self.documented),
-            (None, b) => (b.clone(), other.documented),
+            (Some(a), Some(b)) if b.0.version == a.0.version => (
+                Some(a.clone()),
+                self.documented || other.documented,
+                self.floor.clone().or(other.floor.clone()),
+            ),
+            (Some(a), _) => (Some(a.clone()), self.documented, self.floor.clone()),
+            (None, b) => (b.clone(), other.documented, other.floor.clone()),
         };
         if low.as_ref().is_some_and(|(l, _)| l.version > high.version) {
             return None;
@@ -220,12 +276,21 @@ impl Bounds {
             low,
             high,
             documented,
+            floor,
         })
     }
 
     /// The latest the first release can be, as a number.
     pub fn high(&self) -> Version {
         self.high.version.clone()
+    }
+
+    /// Whether the low end lies after the high end (a floor above every release known to
+    /// have the value: the evidence contradicts itself).
+    pub fn contradictory(&self) -> bool {
+        self.low
+            .as_ref()
+            .is_some_and(|(l, _)| l.version > self.high.version)
     }
 
     /// The boundary these bounds allow.
@@ -237,11 +302,13 @@ impl Bounds {
                     true => None,
                     false => after.clone(),
                 },
+                floor: self.floor.clone().filter(|_| !self.documented),
             },
             Some((low, after)) => Boundary::Interval {
                 after: after.clone(),
                 first: low.text.clone(),
                 last: self.high.text.clone(),
+                floor: self.floor.clone(),
             },
             None => Boundary::AtMost {
                 release: self.high.text.clone(),
@@ -311,7 +378,8 @@ mod tests {
             b.boundary(),
             Boundary::Exact {
                 release: "2.2".into(),
-                after: None
+                after: None,
+                floor: None,
             }
         );
         assert!(b.boundary().documented_first());

@@ -28,7 +28,8 @@
 //!     through: "15"        # range: since|from, and through (inclusive) | before (exclusive)
 //!     source: XNU-H
 //!   - row: functions.posix_spawn_file_actions_addchdir_np
-//!     state: deprecated    # a state claim: deprecated | known-bug | needs; no value
+//!     state: deprecated    # a state claim: deprecated | known-bug | needs | stub |
+//!                          # header-only; no value
 //!     since: "26"
 //!     source: XNU-H
 //!     note: in favour of posix_spawn_file_actions_addchdir   # required for known-bug
@@ -36,7 +37,27 @@
 //!     state: needs
 //!     condition: _GNU_SOURCE                                  # required for needs
 //!     source: XNU-H
+//!   - id: GL-USE-GNU       # one fact for several rows: `rows` and an id (the summary names
+//!     rows: [flags.POSIX_SPAWN_USEVFORK, flags.POSIX_SPAWN_SETSID]   # it on each row)
+//!     state: needs         # a header block, an availability macro, a release note
+//!     condition: _GNU_SOURCE
+//!     source: GL-H
+//!   - id: BIO-API-28       # a value claim may carry the states its source gives with it:
+//!     rows: [functions.posix_spawn, functions.posix_spawnp]
+//!     since: "9"
+//!     needs: "__ANDROID_API__ >= 28"  # needs: COND | stub: ERRNO | header_only: SYMBOL
+//!     source: BIO-H
+//!   - row: functions.posix_spawnattr_setschedparam
+//!     state: stub          # declared and linkable, every call fails; also errno (required)
+//!     errno: ENOSYS        # and a note; `state: header-only` takes `symbol:` (a header
+//!     since: "0.9.8"       # redirect that dlsym and weak symbols do not find)
+//!     source: MUSL-SCHED
+//!     note: returns ENOSYS
 //! ```
+//!
+//! A claim with `rows` is one claim applied to every row it lists, so siblings cannot
+//! disagree; a state annotates only the releases where its row's value is not `false` (a
+//! block covers rows that began at different releases).
 //!
 //! Claims are histories: all claims on one row are read together ([`History`]). `since: X`
 //! says a source documents X as the first release with the value; `from: X` only says the
@@ -58,7 +79,7 @@ use serde::Deserialize;
 use super::citation::Citation;
 use super::error::MatrixError;
 use super::history::{History, Period, Span, StatePeriod, Upper};
-use super::model::{Claim, State, StateKind, Value, IGNORED};
+use super::model::{Claim, SharedClaim, State, StateKind, Value, IGNORED};
 use super::version::{Release, Version};
 use crate::report::{Libc, Platform, Provenance};
 
@@ -91,7 +112,14 @@ pub struct Match {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ClaimSpec {
-    pub row: String,
+    /// Required with `rows`: names the claim wherever it is applied.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// The row the claim is about; or `rows`, several rows one fact covers.
+    #[serde(default)]
+    pub row: Option<String>,
+    #[serde(default)]
+    pub rows: Vec<String>,
     #[serde(default)]
     pub value: Option<Value>,
     #[serde(default)]
@@ -113,6 +141,33 @@ pub struct ClaimSpec {
     /// For `state: needs`: the build-time condition.
     #[serde(default)]
     pub condition: Option<String>,
+    /// For `state: stub`: the error every call fails with.
+    #[serde(default)]
+    pub errno: Option<String>,
+    /// For `state: header-only`: the symbol the header redirects the name to.
+    #[serde(default)]
+    pub symbol: Option<String>,
+    /// On a value claim: a `needs` state over the claim's range, with this condition (an
+    /// availability macro or API-level gate stated once with the release it names).
+    #[serde(default)]
+    pub needs: Option<String>,
+    /// On a value claim: a `stub` state over its range, failing with this errno.
+    #[serde(default)]
+    pub stub: Option<String>,
+    /// On a value claim: a `header-only` state over its range, a redirect to this symbol.
+    #[serde(default)]
+    pub header_only: Option<String>,
+}
+
+impl ClaimSpec {
+    /// The rows the claim is applied to, in the order written.
+    pub fn row_ids(&self) -> Vec<&str> {
+        self.row
+            .iter()
+            .chain(&self.rows)
+            .map(String::as_str)
+            .collect()
+    }
 }
 
 /// One citation or several.
@@ -176,6 +231,8 @@ pub struct Family {
     histories: BTreeMap<String, History>,
     /// Each source key's citations, parsed.
     citations: BTreeMap<String, Vec<Citation>>,
+    /// The claims with an `id`, and the rows each covers.
+    shared: Vec<SharedClaim>,
 }
 
 /// What a family documents for one row at one release.
@@ -254,22 +311,146 @@ fn value_fits_row(row: &str, value: &Value) -> Result<(), String> {
     }
 }
 
-/// Checks one claim and adds it to its row's history: a value claim becomes a period (a
-/// `since` on an available-or-not row also claims `false` before it), a state claim a state.
+/// Whether `text` reads as an errno name (`ENOSYS`).
+fn is_errno(text: &str) -> bool {
+    text.len() > 1
+        && text.starts_with('E')
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit())
+}
+
+/// What a state needs besides its range: `needs` its condition, `stub` its errno and a note,
+/// `header-only` the symbol, a known bug its note; each detail belongs to its state only.
+fn check_state(
+    row: &str,
+    state: StateKind,
+    detail: (&Option<String>, &Option<String>, &Option<String>),
+    note: &Option<String>,
+) -> Result<(), String> {
+    let (condition, errno, symbol) = detail;
+    let availability = row.starts_with("functions.") || row.starts_with("flags.");
+    match state {
+        StateKind::Ignored => {
+            return Err(format!(
+                "accepted-but-ignored is a value (value: {IGNORED}), not a state claim"
+            ))
+        }
+        StateKind::Needs if condition.is_none() => {
+            return Err(String::from("state needs names its condition"))
+        }
+        StateKind::KnownBug if note.is_none() => {
+            return Err(String::from("a known-bug says what it is (note)"))
+        }
+        StateKind::Stub if !errno.as_deref().is_some_and(is_errno) => {
+            return Err(String::from(
+                "a stub names the errno every call fails with (errno: ENOSYS)",
+            ))
+        }
+        StateKind::Stub if note.is_none() => {
+            return Err(String::from("a stub says what shows it (note)"))
+        }
+        StateKind::HeaderOnly if symbol.is_none() => {
+            return Err(String::from(
+                "a header-only name says which symbol the header redirects it to (symbol)",
+            ))
+        }
+        StateKind::Stub | StateKind::HeaderOnly if !row.starts_with("functions.") => {
+            return Err(format!("{} is a state of a functions.* row", state.name()))
+        }
+        StateKind::Needs if !availability => {
+            return Err(String::from(
+                "needs is a state of a functions.* or flags.* row",
+            ))
+        }
+        _ => {}
+    }
+    let stray = [
+        (
+            condition.is_some() && state != StateKind::Needs,
+            "condition",
+            "needs",
+        ),
+        (errno.is_some() && state != StateKind::Stub, "errno", "stub"),
+        (
+            symbol.is_some() && state != StateKind::HeaderOnly,
+            "symbol",
+            "header-only",
+        ),
+    ];
+    match stray.iter().find(|(bad, _, _)| *bad) {
+        Some((_, field, owner)) => Err(format!("{field} belongs to state: {owner}")),
+        None => Ok(()),
+    }
+}
+
+/// The states a value claim carries (`needs:`, `stub:`, `header_only:`), as state kinds with
+/// their detail (condition, errno, symbol).
+fn carried_states(c: &ClaimSpec) -> Vec<(StateKind, [Option<String>; 3])> {
+    let mut out = Vec::new();
+    if let Some(cond) = &c.needs {
+        out.push((StateKind::Needs, [Some(cond.clone()), None, None]));
+    }
+    if let Some(errno) = &c.stub {
+        out.push((StateKind::Stub, [None, Some(errno.clone()), None]));
+    }
+    if let Some(symbol) = &c.header_only {
+        out.push((StateKind::HeaderOnly, [None, None, Some(symbol.clone())]));
+    }
+    out
+}
+
+/// `row` or `rows`, not both; `rows` lists two rows or more, once each, under an `id` made
+/// of letters, digits, `-`, `_` and `.`.
+fn check_rows(c: &ClaimSpec) -> Result<(), String> {
+    match (&c.row, c.rows.len()) {
+        (Some(_), 1..) => return Err(String::from("row or rows, not both")),
+        (None, 0) => return Err(String::from("a claim names its row (row: or rows:)")),
+        (None, 1) => return Err(String::from("rows: lists several rows; one is row:")),
+        _ => {}
+    }
+    if let Some(dup) = c
+        .rows
+        .iter()
+        .enumerate()
+        .find_map(|(i, r)| c.rows[..i].contains(r).then_some(r))
+    {
+        return Err(format!("rows: {dup} is listed twice"));
+    }
+    match &c.id {
+        None if !c.rows.is_empty() => Err(String::from(
+            "a claim covering several rows has an id (the summary names it on every row)",
+        )),
+        Some(id)
+            if id.is_empty()
+                || !id
+                    .chars()
+                    .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '-' | '_' | '.')) =>
+        {
+            Err(format!("id {id:?}: only letters, digits, '-', '_' and '.'"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Checks one claim for one of its rows and adds it to that row's history: a value claim
+/// becomes a period (a `since` on an available-or-not row also claims `false` before it) and
+/// the states it carries, a state claim a state.
 fn add_claim(
     path: &Path,
     spec: &PlatformFile,
     at: &str,
     c: &ClaimSpec,
+    row: &str,
     history: &mut History,
 ) -> Result<(), MatrixError> {
     let fail = |m: String| claims_error(path, format!("{at}: {m}"));
-    if !ROW_PREFIXES.iter().any(|p| c.row.starts_with(p)) {
+    if !ROW_PREFIXES.iter().any(|p| row.starts_with(p)) {
         return Err(fail(format!("row must start with one of {ROW_PREFIXES:?}")));
     }
     if let Some(v) = &c.value {
-        value_fits_row(&c.row, v).map_err(fail)?;
-    } else if c.state.is_none() && c.row.starts_with("cases.") {
+        value_fits_row(row, v).map_err(fail)?;
+    } else if c.state.is_none() && row.starts_with("cases.") {
         return Err(fail(String::from("a case row's claim names its value")));
     }
     if !spec.sources.contains_key(&c.source) {
@@ -298,12 +479,40 @@ fn add_claim(
         upper_text: c.before.clone().or(c.through.clone()),
         documented_first: since.is_some(),
     };
+    let state_period = |state: StateKind, detail: [Option<String>; 3]| {
+        let [condition, errno, symbol] = detail;
+        StatePeriod {
+            state,
+            condition,
+            errno,
+            symbol,
+            span: span.clone(),
+            source: c.source.clone(),
+            note: c.note.clone(),
+            claim: c.id.clone(),
+        }
+    };
     let Some(state) = c.state else {
         if c.condition.is_some() {
             return Err(fail(String::from("condition belongs to state: needs")));
         }
+        if c.errno.is_some() || c.symbol.is_some() {
+            return Err(fail(String::from(
+                "errno and symbol belong to state: stub and state: header-only",
+            )));
+        }
         let value = c.value.clone().unwrap_or(Value::Bool(true));
-        let availability = !c.row.starts_with("cases.") && !c.row.starts_with("perf.");
+        let availability = !row.starts_with("cases.") && !row.starts_with("perf.");
+        let carried = carried_states(c);
+        let there = availability && value.agrees_with(&Value::Bool(true));
+        if !carried.is_empty() && !there {
+            return Err(fail(String::from(
+                "needs, stub and header_only qualify a value that is there (a functions.* or flags.* row that is not false)",
+            )));
+        }
+        for (kind, [cond, errno, symbol]) in &carried {
+            check_state(row, *kind, (cond, errno, symbol), &c.note).map_err(fail)?;
+        }
         if let (Some(since), true, Value::Bool(true)) = (&since, availability, &value) {
             // Documented first at `since`: absent before it. The note describes the
             // function where it exists, not its absence.
@@ -319,44 +528,35 @@ fn add_claim(
                 source: c.source.clone(),
                 note: None,
                 began: None,
+                claim: c.id.clone(),
             });
         }
         history.periods.push(Period {
             value,
-            span,
+            span: span.clone(),
             source: c.source.clone(),
             note: c.note.clone(),
             began: None,
+            claim: c.id.clone(),
         });
+        for (kind, detail) in carried {
+            history.states.push(state_period(kind, detail));
+        }
         return Ok(());
     };
     if c.value.is_some() {
         return Err(fail(String::from("a state claim has no value")));
     }
-    match (state, &c.condition, &c.note) {
-        (StateKind::Needs, None, _) => {
-            return Err(fail(String::from("state needs names its condition")))
-        }
-        (StateKind::KnownBug, _, None) => {
-            return Err(fail(String::from("a known-bug says what it is (note)")))
-        }
-        (StateKind::Ignored, _, _) => {
-            return Err(fail(format!(
-                "accepted-but-ignored is a value (value: {IGNORED}), not a state claim"
-            )))
-        }
-        (s, Some(_), _) if s != StateKind::Needs => {
-            return Err(fail(String::from("condition belongs to state: needs")))
-        }
-        _ => {}
+    if !carried_states(c).is_empty() {
+        return Err(fail(String::from(
+            "needs:, stub: and header_only: go on a value claim; a state claim says state:",
+        )));
     }
-    history.states.push(StatePeriod {
+    check_state(row, state, (&c.condition, &c.errno, &c.symbol), &c.note).map_err(fail)?;
+    history.states.push(state_period(
         state,
-        condition: c.condition.clone(),
-        span,
-        source: c.source.clone(),
-        note: c.note.clone(),
-    });
+        [c.condition.clone(), c.errno.clone(), c.symbol.clone()],
+    ));
     Ok(())
 }
 
@@ -396,10 +596,28 @@ impl Family {
             .map(|v| version(path, "releases", v))
             .collect::<Result<Vec<_>, _>>()?;
         let mut histories: BTreeMap<String, History> = BTreeMap::new();
+        let mut shared: Vec<SharedClaim> = Vec::new();
         for (i, c) in spec.claims.iter().enumerate() {
-            let at = format!("claims[{i}] ({})", c.row);
-            let history = histories.entry(c.row.clone()).or_default();
-            add_claim(path, &spec, &at, c, history)?;
+            let rows = c.row_ids();
+            let at = format!("claims[{i}] ({})", rows.join(", "));
+            check_rows(c).map_err(|m| claims_error(path, format!("{at}: {m}")))?;
+            if let Some(id) = &c.id {
+                if shared.iter().any(|s| s.id == *id) {
+                    return Err(claims_error(
+                        path,
+                        format!("{at}: id {id:?} names two claims"),
+                    ));
+                }
+                shared.push(SharedClaim {
+                    id: id.clone(),
+                    rows: rows.iter().map(|r| r.to_string()).collect(),
+                });
+            }
+            for row in rows {
+                let at = format!("claims[{i}] ({row})");
+                let history = histories.entry(row.to_string()).or_default();
+                add_claim(path, &spec, &at, c, row, history)?;
+            }
         }
         for (row, history) in &mut histories {
             if let Some((a, b)) = history.overlap() {
@@ -418,6 +636,7 @@ impl Family {
             spec,
             histories,
             citations,
+            shared,
         })
     }
 
@@ -502,6 +721,11 @@ impl Family {
         self.citations
             .iter()
             .flat_map(|(k, cs)| cs.iter().map(move |c| (k.as_str(), c)))
+    }
+
+    /// The claims with an `id` (those covering several rows), with their rows.
+    pub fn shared_claims(&self) -> &[SharedClaim] {
+        &self.shared
     }
 
     /// Every row this family makes a claim about, in order, once each.

@@ -99,6 +99,8 @@ pub struct Period {
     pub note: Option<String>,
     /// Where the value began (computed from the row's whole history).
     pub began: Option<Boundary>,
+    /// The id of the claim when it covers several rows.
+    pub claim: Option<String>,
 }
 
 /// One state claim over a range.
@@ -106,9 +108,13 @@ pub struct Period {
 pub struct StatePeriod {
     pub state: StateKind,
     pub condition: Option<String>,
+    pub errno: Option<String>,
+    pub symbol: Option<String>,
     pub span: Span,
     pub source: String,
     pub note: Option<String>,
+    /// The id of the claim when it covers several rows.
+    pub claim: Option<String>,
 }
 
 /// A row's history: its periods in file order (the first covering a release is shown) and
@@ -197,6 +203,7 @@ impl History {
                 value: p.value.clone(),
                 source: source(&p.source),
                 note: p.note.clone(),
+                claim: p.claim.clone(),
             })
     }
 
@@ -205,13 +212,20 @@ impl History {
         self.states
             .iter()
             .filter(|s| s.span.covers(release))
-            .map(|s| State {
-                state: s.state,
-                began: s.span.own_bounds().map(|b| b.boundary()),
-                ends: s.span.ends(),
-                condition: s.condition.clone(),
-                note: s.note.clone(),
-                source: source(&s.source),
+            .map(|s| {
+                State {
+                    state: s.state,
+                    began: s.span.own_bounds().map(|b| b.boundary()),
+                    ends: s.span.ends(),
+                    condition: s.condition.clone(),
+                    errno: s.errno.clone(),
+                    symbol: s.symbol.clone(),
+                    note: s.note.clone(),
+                    source: source(&s.source),
+                    claim: s.claim.clone(),
+                    text: String::new(),
+                }
+                .with_text()
             })
             .collect()
     }
@@ -260,6 +274,7 @@ mod tests {
                     source: String::from("S"),
                     note: None,
                     began: None,
+                    claim: None,
                 }
             })
             .collect();

@@ -18,7 +18,7 @@ use super::docs::{Docs, Documented, Family, VersionOf};
 use super::error::MatrixError;
 use super::load::SourcedReport;
 use super::model::{
-    Alternative, Cell, Claim, Column, Evidence, FamilyInfo, Matrix, Row, State,
+    Alternative, Cell, Claim, Column, Evidence, FamilyInfo, Matrix, Row, State, Value,
     MATRIX_SCHEMA_VERSION,
 };
 use super::rows;
@@ -136,13 +136,23 @@ fn attach_documented(documented: BTreeMap<&str, Documented>, cells: &mut BTreeMa
                     );
                     cell.doc = Some(claim);
                 }
-                cell.states = d.states;
+                cell.states = states_of(&cell.value, d.states);
             }
             (None, Some(claim)) => {
                 cells.insert(row.to_string(), doc_cell(claim, d.states));
             }
             (None, None) => {}
         }
+    }
+}
+
+/// The documented states a cell of this value shows: a state qualifies a value that is
+/// there, so an absent one shows none (a block claim covers rows that began at different
+/// releases, and says nothing of a row where it does not exist yet).
+fn states_of(value: &Value, states: Vec<State>) -> Vec<State> {
+    match value {
+        Value::Bool(false) => Vec::new(),
+        _ => states,
     }
 }
 
@@ -153,7 +163,8 @@ fn doc_cell(claim: Claim, states: Vec<State>) -> Cell {
         source: Some(claim.source),
         since: claim.from,
         began: claim.began,
-        states,
+        claim: claim.claim,
+        states: states_of(&claim.value, states),
         ..Cell::new(claim.value, Evidence::Doc)
     }
 }
@@ -394,6 +405,7 @@ fn families_of(docs: &Docs, columns: &[Column]) -> Vec<FamilyInfo> {
             os: f.spec.os.clone(),
             version_of: f.spec.version_of.name().to_string(),
             releases: f.known_releases(),
+            shared_claims: f.shared_claims().to_vec(),
         })
         .collect();
     families.sort_by_key(|f| family_rank(Some(&f.id)));

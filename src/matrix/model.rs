@@ -46,6 +46,18 @@ impl Evidence {
     }
 }
 
+/// `R`, `L`, `D`: evidence as the letters the plain-text summary prints.
+pub fn letters(evidence: &[Evidence]) -> String {
+    evidence
+        .iter()
+        .map(|e| match e {
+            Evidence::Run => 'R',
+            Evidence::Link => 'L',
+            Evidence::Doc => 'D',
+        })
+        .collect()
+}
+
 /// What a cell says: availability, an outcome string, or a number (perf ratios).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
@@ -116,6 +128,18 @@ pub struct FamilyInfo {
     /// release after a known one is the next of these.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub releases: Vec<String>,
+    /// The claims that state one fact for several rows (a header block, an availability
+    /// macro, an API-level gate, a release note), with the rows each covers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_claims: Vec<SharedClaim>,
+}
+
+/// One claim covering several rows: its `id` and the rows it is applied to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SharedClaim {
+    pub id: String,
+    pub rows: Vec<String>,
 }
 
 /// One platform as observed (one or more reports with the same platform key) or documented.
@@ -191,6 +215,9 @@ pub struct Cell {
     /// on the row tell ([`Boundary`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub began: Option<Boundary>,
+    /// For `doc` evidence: the `id` of the claim when it covers several rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<String>,
     /// The documented states over this release (deprecated, known bug, needs a condition).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub states: Vec<State>,
@@ -217,6 +244,9 @@ pub struct Claim {
     pub source: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The `id` of the platform.yaml claim that states this once for several rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<String>,
 }
 
 /// A state beyond the value: what a user of the feature must know besides "it is there".
@@ -232,6 +262,13 @@ pub enum StateKind {
     /// Usable only when a build-time condition holds (`_GNU_SOURCE`, `__ANDROID_API__ >= 34`,
     /// a macOS deployment target).
     Needs,
+    /// Declared and linkable, but every call fails (`errno` says with what): musl's
+    /// `posix_spawnattr_setschedparam`, which returns `ENOSYS` in every release.
+    Stub,
+    /// The name exists only as a header redirect to another symbol (`symbol`): it compiles
+    /// and links, but a run-time lookup by name (`dlsym`, a weak symbol) finds nothing
+    /// (glibc 2.44's POSIX `add(f)chdir`, BZ 34437).
+    HeaderOnly,
 }
 
 impl StateKind {
@@ -241,6 +278,8 @@ impl StateKind {
             StateKind::Deprecated => "deprecated",
             StateKind::KnownBug => "known-bug",
             StateKind::Needs => "needs",
+            StateKind::Stub => "stub",
+            StateKind::HeaderOnly => "header-only",
         }
     }
 }
@@ -259,9 +298,21 @@ pub struct State {
     /// For `needs`: the build-time condition.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<String>,
+    /// For `stub`: the error every call fails with (`ENOSYS`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub errno: Option<String>,
+    /// For `header-only`: the symbol the header redirects the name to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
     pub source: String,
+    /// The `id` of the platform.yaml claim that states this once for several rows.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claim: Option<String>,
+    /// [`State::short`], written out so that the page shows what Rust computed.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub text: String,
 }
 
 impl State {
@@ -287,8 +338,22 @@ impl State {
                     .as_deref()
                     .unwrap_or("a build-time condition")
             ),
+            StateKind::Stub => match self.errno.as_deref() {
+                Some(e) => format!("stub, every call fails with {e}{since}"),
+                None => format!("stub, every call fails{since}"),
+            },
+            StateKind::HeaderOnly => match self.symbol.as_deref() {
+                Some(s) => format!("header only (a redirect to {s}; dlsym finds nothing){since}"),
+                None => format!("header only (dlsym finds nothing){since}"),
+            },
         };
         format!("{what}{ends}")
+    }
+
+    /// The state with its [`State::text`] filled in.
+    pub fn with_text(mut self) -> State {
+        self.text = self.short();
+        self
     }
 }
 

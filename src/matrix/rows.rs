@@ -288,6 +288,7 @@ impl Cell {
             source: None,
             since: None,
             began: None,
+            claim: None,
             states: Vec::new(),
             doc: None,
             conflicts: Vec::new(),

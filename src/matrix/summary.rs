@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::boundary::{Boundary, Bounds};
 use super::merge::family_rank;
 use super::model::{
-    Cell, Column, Evidence, FamilyInfo, Matrix, Row, State, StateKind, Value, IGNORED,
+    Cell, Column, Evidence, FamilyInfo, Matrix, Row, SharedClaim, State, StateKind, Value, IGNORED,
 };
 use super::version::{Release, Version};
 
@@ -41,6 +41,10 @@ pub struct SummaryFamily {
     /// release after" means for its boundaries).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub known_releases: Vec<String>,
+    /// The claims of the family's platform.yaml that state one fact for several rows, with
+    /// the rows each covers (what the consistency check holds their answers to).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub shared_claims: Vec<SharedClaim>,
 }
 
 /// One release of a family and the matrix columns that stand for it.
@@ -108,10 +112,18 @@ pub struct Answer {
     /// The documented sources behind the current value (`KEY: note (citations)`); as `notes`.
     #[serde(default, skip_serializing)]
     pub sources: Vec<String>,
-    /// The current value is known only through this release: a later release has a function
-    /// the case uses, so what the case does there is not known (`unsupported through 15`).
+    /// The current value is known only through this release: a later release adds or changes
+    /// a function the case uses, and the row has no evidence there (`unsupported through 15`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub through: Option<String>,
+    /// With `through`: the release where that function changed, from which the answer is
+    /// not known (`?`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unknown_from: Option<String>,
+    /// The `id`s of the platform.yaml claims behind the current value that state one fact
+    /// for several rows (their siblings must answer alike).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<String>,
     /// Every release with a value, oldest first: the drill-down.
     pub history: Vec<Step>,
 }
@@ -145,6 +157,18 @@ pub struct Step {
     pub notes: Vec<String>,
     #[serde(default, skip_serializing)]
     pub sources: Vec<String>,
+    /// The ids of the shared claims behind this value (see [`Answer::claims`]).
+    #[serde(default, skip_serializing)]
+    pub claims: Vec<String>,
+    /// The keys of the documented sources behind this value at this release (`GL-NEWS-2.29`):
+    /// which source each release of the drill-down rests on.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cites: Vec<String>,
+}
+
+/// The key of a source as the cells give it (`KEY: note (citations)`).
+pub fn source_key(source: &str) -> &str {
+    source.split_once(": ").map_or(source, |(k, _)| k)
 }
 
 /// A release's place in its family: exact releases by number, a lower bound after the exact
@@ -293,6 +317,8 @@ pub(crate) fn step(release: &str, cells: &[(&Column, &Cell)]) -> Option<Step> {
         states: Vec::new(),
         notes: Vec::new(),
         sources: Vec::new(),
+        claims: Vec::new(),
+        cites: Vec::new(),
     };
     for (_, cell) in &pool {
         if cell.value.agrees_with(&value) {
@@ -300,6 +326,9 @@ pub(crate) fn step(release: &str, cells: &[(&Column, &Cell)]) -> Option<Step> {
             if cell.evidence == Evidence::Doc {
                 step.documented_from = step.documented_from.take().or(cell.since.clone());
                 step.began = step.began.take().or(cell.began.clone());
+                cell.claim
+                    .iter()
+                    .for_each(|c| push_new(&mut step.claims, c.clone()));
                 cell.note
                     .iter()
                     .for_each(|n| push_new(&mut step.notes, n.clone()));
@@ -316,6 +345,10 @@ pub(crate) fn step(release: &str, cells: &[(&Column, &Cell)]) -> Option<Step> {
                 step.documented_from = step.documented_from.take().or(claim.from.clone());
                 step.began = step.began.take().or(claim.began.clone());
                 claim
+                    .claim
+                    .iter()
+                    .for_each(|c| push_new(&mut step.claims, c.clone()));
+                claim
                     .note
                     .iter()
                     .for_each(|n| push_new(&mut step.notes, n.clone()));
@@ -331,6 +364,13 @@ pub(crate) fn step(release: &str, cells: &[(&Column, &Cell)]) -> Option<Step> {
     }
     step.evidence.sort();
     step.evidence.dedup();
+    step.cites = step
+        .sources
+        .iter()
+        .map(|s| source_key(s).to_string())
+        .collect();
+    step.cites.sort();
+    step.cites.dedup();
     Some(step)
 }
 
@@ -341,6 +381,7 @@ struct Spelling {
     /// The family's real releases (`FamilyInfo::releases`), for "the release after".
     releases: Vec<Version>,
     release_texts: Vec<String>,
+    shared_claims: Vec<SharedClaim>,
 }
 
 impl Spelling {
@@ -398,21 +439,35 @@ fn bounds_of(b: &Boundary, releases: &[Version]) -> Option<Bounds> {
         Boundary::Exact {
             release,
             after: None,
+            floor: None,
         } => Bounds::documented(release),
         Boundary::Exact {
             release,
             after: Some(a),
+            ..
         }
         | Boundary::Interval {
             after: Some(a),
             last: release,
             ..
         } => Some(Bounds::at_most(release)?.differs_at(a, releases)),
+        Boundary::Exact {
+            release,
+            after: None,
+            floor: Some(row),
+        } => Some(Bounds::at_most(release)?.not_before_row(release, row)),
         Boundary::Interval {
             after: None,
             first,
             last,
-        } => Some(Bounds::at_most(last)?.not_before(first)),
+            floor,
+        } => {
+            let b = Bounds::at_most(last)?;
+            Some(match floor {
+                Some(row) => b.not_before_row(first, row),
+                None => b.not_before(first),
+            })
+        }
         Boundary::AtMost { release } => Bounds::at_most(release),
     }
 }
@@ -441,16 +496,22 @@ fn answer_states(newest: &Step, since: Option<&Boundary>) -> Vec<State> {
                 began: since.cloned(),
                 ends: None,
                 condition: None,
+                errno: None,
+                symbol: None,
                 note: newest.notes.first().cloned(),
                 source: newest.sources.join("; "),
-            },
+                claim: None,
+                text: String::new(),
+            }
+            .with_text(),
         );
     }
     states
 }
 
 /// Reads the answer off the history: the value of the newest exact release and where its
-/// final run of equal values began.
+/// final run of equal values began. The text is written by [`compose`] once every pass over
+/// the summary has had its say.
 fn answer(family: &str, history: Vec<(Place, Step)>, spelling: &Spelling) -> Option<Answer> {
     let exact: Vec<(&Place, &Step)> = history
         .iter()
@@ -471,6 +532,8 @@ fn answer(family: &str, history: Vec<(Place, Step)>, spelling: &Spelling) -> Opt
             notes: newest.notes.clone(),
             sources: newest.sources.clone(),
             through: None,
+            unknown_from: None,
+            claims: newest.claims.clone(),
             history: history.into_iter().map(|(_, s)| s).collect(),
         });
     };
@@ -485,19 +548,28 @@ fn answer(family: &str, history: Vec<(Place, Step)>, spelling: &Spelling) -> Opt
         .filter(|(p, s)| p >= first_place && s.value == newest.value)
         .map(|(_, s)| s)
         .collect();
-    // Evidence for the value itself: every release from the boundary on that shows it.
-    let mut value_evidence: Vec<Evidence> = run
+    // The letters, the same way for every value: every evidence for the value over its
+    // final run, and what dates its start (a documented first release older than every
+    // release read).
+    let mut evidence: Vec<Evidence> = run
         .iter()
         .flat_map(|s| s.evidence.iter().copied())
+        .chain(match newest.value {
+            Value::Bool(false) => Vec::new(),
+            _ => boundary_evidence,
+        })
         .collect();
-    value_evidence.sort();
-    value_evidence.dedup();
-    let (mut notes, mut sources) = (Vec::new(), Vec::new());
+    evidence.sort();
+    evidence.dedup();
+    let (mut notes, mut sources, mut claims) = (Vec::new(), Vec::new(), Vec::new());
     for s in &run {
         s.notes.iter().for_each(|n| push_new(&mut notes, n.clone()));
         s.sources
             .iter()
             .for_each(|n| push_new(&mut sources, n.clone()));
+        s.claims
+            .iter()
+            .for_each(|c| push_new(&mut claims, c.clone()));
     }
     // A disagreement counts from the release before the boundary on: that release decides
     // where the boundary lies (a contradicted "no" there moves it).
@@ -510,21 +582,16 @@ fn answer(family: &str, history: Vec<(Place, Step)>, spelling: &Spelling) -> Opt
             .iter()
             .filter(|(p, _)| p >= decided_from)
             .any(|(_, s)| s.disagreement);
-    let since = boundary.text();
-    let (text, evidence, boundary) = match &newest.value {
-        Value::Bool(true) => (since, boundary_evidence, Some(boundary)),
-        Value::Bool(false) => (String::from("no"), newest.evidence.clone(), None),
-        v if is_ignored(v) => (format!("{v} {since}"), value_evidence, Some(boundary)),
-        other => (
-            format!("{other} since {since}"),
-            value_evidence,
-            Some(boundary),
-        ),
+    // Absent, or a case that could not run: no start to date.
+    let boundary = match &newest.value {
+        Value::Bool(false) => None,
+        v if is_not_run(v) => None,
+        _ => Some(boundary),
     };
     Some(Answer {
         family: family.to_string(),
-        text,
-        since: boundary.as_ref().map(Boundary::text),
+        text: String::new(),
+        since: None,
         states: answer_states(newest, boundary.as_ref()),
         boundary,
         evidence,
@@ -532,98 +599,207 @@ fn answer(family: &str, history: Vec<(Place, Step)>, spelling: &Spelling) -> Opt
         notes,
         sources,
         through: None,
+        unknown_from: None,
+        claims,
         history: history.into_iter().map(|(_, s)| s).collect(),
     })
 }
 
-/// The newest exact release of a history.
-fn newest_exact(history: &[Step]) -> Option<Version> {
+/// The newest exact release of a history, as a number and as written.
+fn newest_exact(history: &[Step]) -> Option<(Version, &str)> {
     history
         .iter()
         .rev()
         .find_map(|s| match Release::parse(&s.release) {
-            Some(Release::Exact(v)) => Some(v),
+            Some(Release::Exact(v)) => Some((v, s.release.as_str())),
             _ => None,
         })
 }
 
-/// An error row's `unsupported` is only as new as its newest release: when a function the
-/// case uses is present in a later release of the family, the case is no longer unsupported
-/// there, and what it does is not known. The answer then says `unsupported through R`.
-fn mark_stale_unsupported(a: &mut Answer, uses: &[String], features: &Section) {
-    let current = a.history.last().map(|s| &s.value);
-    if current != Some(&Value::Text(String::from("unsupported"))) {
-        return;
+/// The exact releases at which a row's value or states change from the exact release
+/// before, oldest first.
+pub fn changes(history: &[Step]) -> Vec<(Version, &str)> {
+    let kinds = |s: &Step| s.states.iter().map(|st| st.state).collect::<Vec<_>>();
+    let mut out = Vec::new();
+    let mut previous: Option<&Step> = None;
+    for step in history {
+        let Some(Release::Exact(v)) = Release::parse(&step.release) else {
+            continue;
+        };
+        if previous.is_some_and(|p| p.value != step.value || kinds(p) != kinds(step)) {
+            out.push((v, step.release.as_str()));
+        }
+        previous = Some(step);
     }
-    let Some(known) = newest_exact(&a.history) else {
-        return;
-    };
-    // The spawn call itself is not what makes a case unsupported.
-    let extra = uses.iter().filter(|u| {
-        !matches!(
-            u.as_str(),
-            "functions.posix_spawn" | "functions.posix_spawnp"
-        )
-    });
-    let later = extra.into_iter().any(|u| {
-        features
-            .rows
-            .iter()
-            .filter(|r| r.id == *u)
-            .flat_map(|r| &r.answers)
-            .filter(|f| f.family == a.family && f.boundary.is_some())
-            .any(|f| newest_exact(&f.history).is_some_and(|v| v > known))
-    });
-    if let (true, Some(last)) = (
-        later,
-        a.history
-            .iter()
-            .rev()
-            .find(|s| Place::of(Some(&s.release)).is_exact()),
-    ) {
-        a.text = format!("unsupported through {}", last.release);
-        a.through = Some(last.release.clone());
-    }
+    out
 }
 
-/// A case's value cannot begin before the functions it calls exist: the earliest a used
-/// function can have begun raises the case's boundary from below (FreeBSD `exec-enoent`
-/// known at 14.0, `posix_spawn` since 8.0: `8.0–14.0`; glibc `chdir-enoent` known at 2.29,
-/// `addchdir_np` since 2.29: exactly 2.29).
-fn bound_by_functions(a: &mut Answer, uses: &[String], features: &Section) {
-    let Some(b) = a.boundary.clone() else { return };
-    if a.through.is_some() || a.history.last().is_some_and(|s| is_not_run(&s.value)) {
-        return;
-    }
-    let Some(mut bounds) = bounds_of(&b, &[]) else {
-        return;
-    };
-    for f in features
-        .rows
-        .iter()
+/// The first release after the answer's newest one at which a row the case uses changes
+/// (a function appears, goes, or changes state): from there the answer is not known.
+pub fn first_change_after<'a>(
+    a: &Answer,
+    uses: &[String],
+    features: impl Iterator<Item = &'a SummaryRow>,
+) -> Option<String> {
+    let (known, _) = newest_exact(&a.history)?;
+    features
         .filter(|r| uses.contains(&r.id))
         .flat_map(|r| &r.answers)
         .filter(|f| f.family == a.family)
-    {
-        if let Some(earliest) = f.boundary.as_ref().and_then(Boundary::earliest) {
-            bounds = bounds.not_before(earliest);
-        }
-    }
-    let tightened = bounds.boundary();
-    if tightened == b || Version::parse(tightened.last()) != Version::parse(b.last()) {
-        return;
-    }
-    let since = tightened.text();
-    if let Some(old) = a.since.as_deref() {
-        a.text = a
-            .text
-            .replacen(&format!("since {old}"), &format!("since {since}"), 1);
-    }
-    a.since = Some(since);
-    a.boundary = Some(tightened);
+        .flat_map(|f| changes(&f.history))
+        .filter(|(v, _)| *v > known)
+        .min_by(|x, y| x.0.cmp(&y.0))
+        .map(|(_, text)| text.to_string())
 }
 
-/// Builds the summary of `matrix`.
+/// A case's answer covers the newest release or says it does not: when a function it uses
+/// is added or changes in a later release, and the case has no evidence there, the answer
+/// holds through its newest release and is `?` from the change on.
+fn mark_stale(a: &mut Answer, uses: &[String], features: &Section) {
+    let Some(change) = first_change_after(a, uses, features.rows.iter()) else {
+        return;
+    };
+    let Some((_, last)) = newest_exact(&a.history) else {
+        return;
+    };
+    a.through = Some(last.to_string());
+    a.unknown_from = Some(change);
+}
+
+/// A value cannot begin before the rows it relies on exist: the earliest each `floors` row
+/// can have begun raises the answer's boundary from below (FreeBSD `exec-enoent` known at
+/// 14.0, `posix_spawn` since 8.0: `8.0–14.0`; musl's SETSCHEDPARAM known at 0.7.11, the
+/// first `posix_spawn` release: exactly 0.7.11, never `≤0.7.11`).
+fn bound_below(a: &mut Answer, floors: &[&SummaryRow], releases: &[Version]) {
+    let Some(b) = a.boundary.clone() else { return };
+    let Some(mut bounds) = bounds_of(&b, releases) else {
+        return;
+    };
+    for row in floors {
+        let earliest = row
+            .answers
+            .iter()
+            .filter(|f| f.family == a.family)
+            .find_map(|f| f.boundary.as_ref()?.earliest().map(str::to_string));
+        if let Some(earliest) = earliest {
+            bounds = bounds.not_before_row(&earliest, &row.id);
+        }
+    }
+    if bounds.contradictory() {
+        return;
+    }
+    let tightened = bounds.boundary();
+    if tightened != b && Version::parse(tightened.last()) == Version::parse(b.last()) {
+        a.boundary = Some(tightened);
+    }
+}
+
+/// The exact releases of a history as a range: `8.3–15.1`, or the one release.
+fn releases_read(history: &[Step]) -> Option<String> {
+    let exact: Vec<&str> = history
+        .iter()
+        .filter(|s| Place::of(Some(&s.release)).is_exact())
+        .map(|s| s.release.as_str())
+        .collect();
+    match (exact.first(), exact.last()) {
+        (Some(a), Some(b)) if a == b => Some(a.to_string()),
+        (Some(a), Some(b)) => Some(format!("{a}–{b}")),
+        _ => None,
+    }
+}
+
+/// `addfchdir` for `functions.posix_spawn_file_actions_addfchdir`: the name without the
+/// object prefix, short enough for a table cell.
+fn short_name(row: &str) -> &str {
+    let name = row.split_once('.').map_or(row, |(_, n)| n);
+    ["posix_spawn_file_actions_", "posix_spawnattr_"]
+        .iter()
+        .find_map(|p| name.strip_prefix(p))
+        .unwrap_or(name)
+}
+
+/// The used function, beyond the spawn call, that is absent in every release of the family
+/// up to the answer's newest: why a case could not run there.
+fn absent_function<'s>(a: &Answer, uses: &[String], features: &'s Section) -> Option<&'s str> {
+    let (known, _) = newest_exact(&a.history)?;
+    let absent_through = |history: &[Step]| {
+        let upto: Vec<Step> = history
+            .iter()
+            .filter(|s| matches!(Release::parse(&s.release), Some(Release::Exact(v)) if v <= known))
+            .cloned()
+            .collect();
+        all_absent(&upto)
+    };
+    features
+        .rows
+        .iter()
+        .filter(|r| uses.contains(&r.id))
+        .filter(|r| {
+            !matches!(
+                r.id.as_str(),
+                "functions.posix_spawn" | "functions.posix_spawnp"
+            )
+        })
+        .find(|r| {
+            r.answers
+                .iter()
+                .filter(|f| f.family == a.family)
+                .any(|f| absent_through(&f.history))
+        })
+        .map(|r| r.id.as_str())
+}
+
+/// Whether every release of a history says "absent".
+fn all_absent(history: &[Step]) -> bool {
+    !history.is_empty() && history.iter().all(|s| s.value == Value::Bool(false))
+}
+
+/// Writes the answer's text (and `since`) from its value, boundary and staleness, in words
+/// that cannot be misread: `2.29`, `no (10.14–27.0)` for a function absent in every release
+/// read, `no addfchdir (8.3–15.1)` for a case whose function no release had, `ignored 2.24`,
+/// `returned:ENOENT since 2.24`, and `… through 2.43; ? from 2.44` when a later release
+/// changed what the case uses. An answer read only from lower bounds keeps its bare text.
+fn compose(a: &mut Answer, absent: Option<&str>) {
+    let Some(current) = a
+        .history
+        .iter()
+        .rev()
+        .find(|s| Place::of(Some(&s.release)).is_exact())
+        .map(|s| s.value.clone())
+    else {
+        return;
+    };
+    a.since = a.boundary.as_ref().map(Boundary::text);
+    let read = releases_read(&a.history).unwrap_or_default();
+    let mut text = match (&current, a.since.as_deref()) {
+        (Value::Bool(true), Some(since)) => since.to_string(),
+        (Value::Bool(false), _) if all_absent(&a.history) => format!("no ({read})"),
+        (Value::Bool(false), _) => String::from("no"),
+        (v, _) if is_not_run(v) => match absent {
+            Some(f) => format!("no {} ({read})", short_name(f)),
+            None => format!("{v} ({read})"),
+        },
+        (v, Some(since)) if is_ignored(v) => format!("{v} {since}"),
+        (v, Some(since)) => format!("{v} since {since}"),
+        (v, None) => v.to_string(),
+    };
+    match (&a.through, &a.unknown_from) {
+        (Some(_), Some(from)) if is_not_run(&current) => text = format!("{text}; ? from {from}"),
+        (Some(through), Some(from)) => text = format!("{text} through {through}; ? from {from}"),
+        _ => {}
+    }
+    a.text = text;
+    // "Accepted, ignored" dates from where the value began.
+    for st in a
+        .states
+        .iter_mut()
+        .filter(|s| s.state == StateKind::Ignored)
+    {
+        st.began = a.boundary.clone();
+        *st = st.clone().with_text();
+    }
+}
+
 pub fn build(matrix: &Matrix) -> Summary {
     // family id -> (title, releases)
     let mut grouped: BTreeMap<(usize, Option<String>, String), (String, Releases)> =
@@ -675,6 +851,13 @@ pub fn build(matrix: &Matrix) -> Summary {
                     .filter(|f| Some(&f.id) == family.as_ref())
                     .flat_map(|f| f.releases.clone())
                     .collect(),
+                // An OS the family matches besides its own (`<family>/<os>`) has its own rows.
+                shared_claims: matrix
+                    .families
+                    .iter()
+                    .filter(|f| f.id == id)
+                    .flat_map(|f| f.shared_claims.clone())
+                    .collect(),
             };
             (id, title, releases, spelling)
         })
@@ -707,7 +890,7 @@ pub fn build(matrix: &Matrix) -> Summary {
         title: title.to_string(),
         rows: matrix.rows.iter().filter(|r| pick(r)).map(row_of).collect(),
     };
-    let features = section(
+    let mut features = section(
         "features",
         "Functions and flags: since which release",
         &|r| r.group == "functions" || r.group == "flags",
@@ -717,10 +900,37 @@ pub fn build(matrix: &Matrix) -> Summary {
         "How errors are reported (raw libc, documented cases)",
         &is_error_row,
     );
-    for row in &mut errors.rows {
+    let releases = |family: &str| -> &[Version] {
+        families
+            .iter()
+            .find(|(id, ..)| id == family)
+            .map_or(&[], |(_, _, _, spelling)| spelling.releases.as_slice())
+    };
+    // Every function and flag of the family is part of its posix_spawn: none began before it.
+    let spawn = features
+        .rows
+        .iter()
+        .find(|r| r.id == "functions.posix_spawn")
+        .cloned();
+    for row in &mut features.rows {
         for a in &mut row.answers {
-            mark_stale_unsupported(a, &row.uses, &features);
-            bound_by_functions(a, &row.uses, &features);
+            if let Some(spawn) = spawn.as_ref().filter(|s| s.id != row.id) {
+                bound_below(a, &[spawn], releases(&a.family));
+            }
+            compose(a, None);
+        }
+    }
+    for row in &mut errors.rows {
+        let used: Vec<&SummaryRow> = features
+            .rows
+            .iter()
+            .filter(|r| row.uses.contains(&r.id))
+            .collect();
+        for a in &mut row.answers {
+            mark_stale(a, &row.uses, &features);
+            bound_below(a, &used, releases(&a.family));
+            let absent = absent_function(a, &row.uses, &features);
+            compose(a, absent);
         }
     }
     let sections = vec![features, errors];
@@ -731,6 +941,7 @@ pub fn build(matrix: &Matrix) -> Summary {
                 id,
                 title,
                 known_releases: spelling.release_texts.clone(),
+                shared_claims: spelling.shared_claims.clone(),
                 releases: releases
                     .into_iter()
                     .map(|(_, release, cols)| {

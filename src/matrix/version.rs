@@ -46,6 +46,14 @@ impl Version {
     }
 }
 
+/// `2.29`: the components as dotted text.
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let parts: Vec<String> = self.0.iter().map(u64::to_string).collect();
+        f.write_str(&parts.join("."))
+    }
+}
+
 /// What a platform says about its release: exact, or only a lower bound (musl has no version
 /// API, so a probe may only know `>=1.2.5`).
 #[derive(Debug, Clone, PartialEq, Eq)]

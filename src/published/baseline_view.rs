@@ -57,11 +57,7 @@ pub struct BaselineView {
 
 /// `2.29`: a version as dotted text.
 fn dotted(v: &Version) -> String {
-    v.parts()
-        .iter()
-        .map(u64::to_string)
-        .collect::<Vec<_>>()
-        .join(".")
+    v.to_string()
 }
 
 fn yes_no(value: bool) -> &'static str {

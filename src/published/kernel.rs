@@ -198,6 +198,7 @@ impl Kernel {
             title: TITLE.to_string(),
             releases: releases.into_iter().map(|(_, r)| r).collect(),
             known_releases: Vec::new(),
+            shared_claims: Vec::new(),
         };
         let rows = self
             .file
@@ -225,6 +226,7 @@ impl Kernel {
         let boundary = f.since.as_ref().map(|since| Boundary::Exact {
             release: since.clone(),
             after: None,
+            floor: None,
         });
         let mut history: Vec<(Version, Step)> = vec![(
             f.since
@@ -242,6 +244,8 @@ impl Kernel {
                 states: Vec::new(),
                 notes: Vec::new(),
                 sources: Vec::new(),
+                claims: Vec::new(),
+                cites: Vec::new(),
             },
         )];
         let cells = matrix.rows.iter().find(|r| r.id == f.row).map(|r| &r.cells);
@@ -284,6 +288,8 @@ impl Kernel {
             notes: Vec::new(),
             sources: Vec::new(),
             through: None,
+            unknown_from: None,
+            claims: Vec::new(),
             history: history.into_iter().map(|(_, s)| s).collect(),
         };
         PublishedRow {

@@ -18,12 +18,14 @@
 //!   minor one, changed notes, sources or drill-down history only a patch.
 //! - `generated_from`: the git tree hash of the `targets/` folder it was made from (what `git
 //!   rev-parse COMMIT:targets` prints: it does not change when the published files are
-//!   committed, so the check stays stable), the generator, and the newest evidence's date.
+//!   committed, so the check stays stable; `ci/checks/45-published.sh` compares them), the
+//!   generator, the newest evidence's date and when the release was generated.
 //! - every answer carries its `notes`, `sources` and `state`.
 //!
 //! The version and `docs/CHANGES.md` come from comparing the new content with the summary
 //! already in the output folder (the previous release): equal content keeps that release's
-//! version, changes and metadata byte for byte, so `publish --check` is stable.
+//! version and changes, and from an equal `targets/` tree its metadata too, byte for byte, so
+//! `publish --check` is stable.
 
 pub mod baseline_view;
 pub mod baselines;
@@ -38,7 +40,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::matrix::model::{Matrix, Value, IGNORED};
+use crate::matrix::model::{Matrix, StateKind, Value, IGNORED};
 use crate::matrix::summary::{Answer, Summary, SummaryFamily, SummaryRow};
 use crate::published::baseline_view::BaselineView;
 
@@ -59,6 +61,28 @@ pub struct GeneratedFrom {
     pub generator: String,
     /// The newest stored report's `generated_at`: how recent the evidence is.
     pub newest_evidence: String,
+    /// When this release was generated (RFC 3339, UTC; `$SOURCE_DATE_EPOCH` when set, for
+    /// reproducible output). Kept from the previous release while the tree and the content
+    /// are the same.
+    #[serde(default)]
+    pub generated_at: String,
+}
+
+/// The generation time: `$SOURCE_DATE_EPOCH` (seconds, the reproducible-builds convention)
+/// when it is set and a number, else now.
+pub fn generation_time() -> String {
+    generation_time_from(std::env::var("SOURCE_DATE_EPOCH").ok().as_deref())
+}
+
+/// [`generation_time`] with `$SOURCE_DATE_EPOCH` given.
+fn generation_time_from(epoch: Option<&str>) -> String {
+    match epoch.and_then(|s| s.trim().parse::<u64>().ok()) {
+        Some(secs) => humantime::format_rfc3339_seconds(
+            std::time::UNIX_EPOCH + std::time::Duration::from_secs(secs),
+        )
+        .to_string(),
+        None => crate::report::now_rfc3339(),
+    }
 }
 
 /// One family's answer with what the cells behind it say.
@@ -66,7 +90,8 @@ pub struct GeneratedFrom {
 pub struct PublishedAnswer {
     #[serde(flatten)]
     pub answer: Answer,
-    /// `available`, `absent`, `ignored` (accepted, no effect), `outcome` (an error row).
+    /// `available`, `absent`, `ignored` (accepted, no effect), `stub` (declared and linkable,
+    /// every call fails), `outcome` (an error row).
     #[serde(default)]
     pub state: String,
     /// Every note on the cells of the releases behind the answer, sorted, once each.
@@ -125,9 +150,12 @@ pub enum Step {
     Major,
 }
 
-/// A value's state word.
-fn state(value: Option<&Value>) -> &'static str {
-    match value {
+/// An answer's state word: a stub's value says it is there, but no call works.
+fn state(answer: &Answer) -> &'static str {
+    if answer.states.iter().any(|s| s.state == StateKind::Stub) {
+        return "stub";
+    }
+    match answer.history.last().map(|s| &s.value) {
         Some(Value::Bool(true)) => "available",
         Some(Value::Bool(false)) => "absent",
         Some(Value::Text(t)) if t == IGNORED => "ignored",
@@ -164,7 +192,7 @@ fn details(
         }
     }
     PublishedAnswer {
-        state: state(answer.history.last().map(|s| &s.value)).to_string(),
+        state: state(answer).to_string(),
         answer: answer.clone(),
         notes: notes.into_iter().collect(),
         sources: sources.into_iter().collect(),
@@ -237,8 +265,10 @@ impl Published {
     }
 
     /// Versions `self` against the previous release: equal content keeps the previous
-    /// version and inputs (and gives no changes), anything else is the next version by the
-    /// kind of its changes.
+    /// version (and gives no changes), and when it was made from the same `targets/` tree
+    /// too, its inputs and date, so the file is the previous one byte for byte. Anything else
+    /// is the next version by the kind of its changes. `generated_from` always names the tree
+    /// this release was made from.
     pub fn release(
         mut self,
         previous: Option<&Published>,
@@ -246,7 +276,10 @@ impl Published {
         let content = self.content();
         if let Some(prev) = previous.filter(|p| p.content() == content) {
             self.data_version = prev.data_version.clone();
-            self.generated_from = prev.generated_from.clone();
+            let tree = |p: &Published| p.generated_from.as_ref().map(|g| g.targets_tree.clone());
+            if tree(prev) == tree(&self) {
+                self.generated_from = prev.generated_from.clone();
+            }
             if self.data_version.is_some() {
                 return (self, None);
             }
@@ -350,6 +383,90 @@ pub fn next_version(previous: Option<&str>, step: Option<Step>) -> String {
 mod tests {
     use super::*;
     use rstest::rstest;
+
+    fn release_of(tree: &str, at: &str, families: usize) -> Published {
+        Published {
+            schema: Some(SCHEMA_REF.to_string()),
+            id: Some(DATA_ID.to_string()),
+            format: FORMAT,
+            data_version: None,
+            generated_from: Some(GeneratedFrom {
+                targets_tree: tree.repeat(40),
+                generator: String::from("spawnmatrix 0.1.0"),
+                newest_evidence: String::from("2026-12-01T00:00:00Z"),
+                generated_at: at.to_string(),
+            }),
+            families: (0..families)
+                .map(|i| SummaryFamily {
+                    id: format!("f{i}"),
+                    title: format!("F{i}"),
+                    releases: Vec::new(),
+                    known_releases: Vec::new(),
+                    shared_claims: Vec::new(),
+                })
+                .collect(),
+            sections: Vec::new(),
+            baselines: None,
+        }
+    }
+
+    /// (previous tree, previous family count, expected version, whether the previous
+    /// generated_from is kept): equal content from the same tree is the previous release byte
+    /// for byte; from another tree it keeps the version but names its own tree and date.
+    #[rstest]
+    #[case("a", 1, "1.2.3", true)]
+    #[case("b", 1, "1.2.3", false)]
+    #[case("a", 2, "1.3.0", false)]
+    fn a_release_names_its_own_tree(
+        #[case] prev_tree: &str,
+        #[case] prev_families: usize,
+        #[case] version: &str,
+        #[case] kept: bool,
+    ) {
+        let mut prev = release_of(prev_tree, "2026-12-01T10:00:00Z", prev_families);
+        prev.data_version = Some(String::from("1.2.3"));
+        let new = release_of("a", "2026-12-02T10:00:00Z", 1);
+        let (released, _) = new.clone().release(Some(&prev));
+        assert_eq!(released.data_version.as_deref(), Some(version));
+        let from = released.generated_from.clone().unwrap();
+        assert_eq!(
+            from.targets_tree,
+            "a".repeat(40),
+            "the tree it was made from"
+        );
+        let want = match kept {
+            true => prev.generated_from.unwrap(),
+            false => new.generated_from.unwrap(),
+        };
+        assert_eq!(from, want);
+        if kept {
+            assert_eq!(
+                json::json(&released.clone()),
+                json::json(&{
+                    let mut p = release_of("a", "2026-12-01T10:00:00Z", 1);
+                    p.data_version = Some(String::from("1.2.3"));
+                    p
+                })
+            );
+        }
+    }
+
+    #[rstest]
+    #[case(Some("1764633600"), Some("2025-12-02T00:00:00Z"))]
+    #[case(Some(" 0 "), Some("1970-01-01T00:00:00Z"))]
+    #[case(Some("yesterday"), None)]
+    #[case(None, None)]
+    fn the_generation_time_follows_source_date_epoch(
+        #[case] epoch: Option<&str>,
+        #[case] want: Option<&str>,
+    ) {
+        let got = generation_time_from(epoch);
+        match want {
+            Some(w) => assert_eq!(got, w),
+            // Not a number, or unset: now, which is after the test was written.
+            None => assert!(got.as_str() > "2026-01-01" && got.ends_with('Z'), "{got}"),
+        }
+    }
 
     #[rstest]
     #[case(None, Some(Step::Minor), "1.0.0")]

@@ -135,6 +135,7 @@ pub fn section(matrix: &Matrix) -> Option<(Vec<SummaryFamily>, PublishedSection)
                 title: profile.clone(),
                 releases,
                 known_releases: Vec::new(),
+                shared_claims: Vec::new(),
             }
         })
         .collect();
@@ -184,6 +185,8 @@ fn answer(
                 states: Vec::new(),
                 notes: cell.note.iter().cloned().collect(),
                 sources: Vec::new(),
+                claims: Vec::new(),
+                cites: Vec::new(),
             })
         })
         .collect();
@@ -219,6 +222,8 @@ fn answer(
             notes: Vec::new(),
             sources: Vec::new(),
             through: None,
+            unknown_from: None,
+            claims: Vec::new(),
             history,
         },
         state: state.to_string(),

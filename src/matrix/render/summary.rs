@@ -3,20 +3,10 @@
 
 use std::fmt::Write;
 
-use crate::matrix::model::{Evidence, State, StateKind};
+use crate::matrix::model::{State, StateKind};
 use crate::matrix::summary::{Answer, Summary, SummaryRow};
 
-/// `R`, `L`, `D`: the evidence letters of the plain-text summary.
-pub fn letters(evidence: &[Evidence]) -> String {
-    evidence
-        .iter()
-        .map(|e| match e {
-            Evidence::Run => 'R',
-            Evidence::Link => 'L',
-            Evidence::Doc => 'D',
-        })
-        .collect()
-}
+pub use crate::matrix::model::letters;
 
 /// One answer in a few characters: `2.29 LD`, `no L`, `?` when nothing is known; `!` marks a
 /// disagreement between the evidence. States are not included (see `with_states`).
@@ -86,13 +76,17 @@ pub fn markdown(s: &Summary) -> String {
         out,
         "One row per feature, one column per platform family. The answer is the value in the\n\
          newest release known and where it began: `2.29`, the first release (documented as the\n\
-         first, or the release before is known to differ); `13.1–14.0`, the first release lies\n\
-         in this range (13.0 is known to differ, 14.0 known to have it); `≤15`, only 15 is known\n\
-         to have it. `no`: absent in the newest release known; `?`: nothing known. Letters: how\n\
-         the answer is known, R run, L link, D doc (with source); `!`: the evidence disagrees\n\
-         (see the full tables). `· deprecated since 26 [n]`, `· known bug [n]`, `· needs\n\
-         _GNU_SOURCE [n]`, `ignored`: a state of the cell, with its note and source below the\n\
-         table.\n"
+         first, the release before is known to differ, or the family's first posix_spawn\n\
+         release); `13.1–14.0`, the first release lies in this range (13.0 is known to differ,\n\
+         14.0 known to have it); `≤15`, only 15 is known to have it. `no (10.14–27.0)`: absent\n\
+         in every release read, which the parentheses give; `no addfchdir (8.3–15.1)`: the case\n\
+         could not run, the function it calls is absent there; `… through 2.43; ? from 2.44`:\n\
+         known through 2.43, and 2.44 changed a function the case calls; `?`: nothing known.\n\
+         Letters: every evidence for the value and its start, R run, L link, D doc (with\n\
+         source); `!`: the evidence disagrees (see the full tables). `· deprecated since 26\n\
+         [n]`, `· known bug [n]`, `· needs _GNU_SOURCE [n]`, `· stub, every call fails with\n\
+         ENOSYS [n]`, `· header only [n]` (dlsym does not find it), `ignored`: a state of the\n\
+         cell, with its note and source below the table.\n"
     );
     let titles: Vec<String> = s.families.iter().map(|f| escape(&f.title)).collect();
     for section in &s.sections {

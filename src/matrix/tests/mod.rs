@@ -5,6 +5,7 @@ mod docs;
 mod load;
 mod merge;
 mod render;
+mod shared;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

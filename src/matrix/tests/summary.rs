@@ -39,8 +39,9 @@ fn answer(m: &Matrix, row: &str, family: &str) -> Option<Answer> {
 // Link 2.28 no, link 2.29 yes; doc column 2.29 and the claim agree: one release, L + D.
 #[case(&[("2.28", false), ("2.29", true)], "2.29", "LD")]
 // 2.9 < 2.17 < 2.30 as numbers; the first "yes" after the last "no" is 2.30 (claim: 2.29,
-// which lies between 2.28 (doc no) and 2.30 (link yes)): the documented boundary wins.
-#[case(&[("2.30", true), ("2.9", false), ("2.17", false)], "2.29", "D")]
+// which lies between 2.28 (doc no) and 2.30 (link yes)): the documented boundary wins, and
+// the letters are every evidence for the value (the 2.30 link) and its start (the doc).
+#[case(&[("2.30", true), ("2.9", false), ("2.17", false)], "2.29", "LD")]
 // Observed absent in the newest release: "no" on the link evidence (the claim disagrees).
 #[case(&[("2.40", false)], "no", "L")]
 fn since_is_read_from_sorted_releases(
