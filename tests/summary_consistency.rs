@@ -426,3 +426,42 @@ fn the_named_cells_print_their_boundary_and_state(
         );
     }
 }
+
+/// Every sandbox profile a column ran under answers the raw libc's rows (a container run
+/// whole under Docker's default profile from its own libc cases): none is blank.
+#[test]
+fn the_sandbox_profiles_raw_libc_rows_are_never_blank() {
+    let v = committed_json();
+    let profiles: Vec<&str> = v["families"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["id"].as_str())
+        .filter(|id| id.starts_with("sandbox/"))
+        .collect();
+    assert!(profiles.contains(&"sandbox/docker-default"), "{profiles:?}");
+    let rows: Vec<&Value> = v["sections"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|s| s["rows"].as_array().unwrap())
+        .collect();
+    for id in [
+        "sandbox.libc.posix_spawn",
+        "sandbox.libc.posix_spawn_missing",
+    ] {
+        let row = rows
+            .iter()
+            .find(|r| r["id"] == id)
+            .unwrap_or_else(|| panic!("no {id}"));
+        for p in &profiles {
+            let a = row["answers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|a| a["family"] == *p);
+            let text = a.and_then(|a| a["text"].as_str()).unwrap_or_default();
+            assert!(!text.is_empty(), "{p} has no answer on {id}");
+        }
+    }
+}

@@ -74,26 +74,26 @@ pub fn run(args: Args) -> CliResult {
     if let Some(dir) = &args.out {
         write_outputs(dir, args.preset, &json, &markdown, &bench::svg::svg(&m)?)?;
     }
-    print!("{}", if args.json { &json } else { &markdown });
+    out!("{}", if args.json { &json } else { &markdown })?;
     if args.gate {
-        return Ok(gate(&m));
+        return Ok(gate(&m)?);
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// Prints the gate's checks (with the load average around the run) and its exit code.
-fn gate(m: &bench::Measurement) -> ExitCode {
+fn gate(m: &bench::Measurement) -> std::io::Result<ExitCode> {
     use spawnmatrix::bench::targets::{self, Verdict};
     let checks = targets::gate(&m.perf);
     let load = |l: Option<f64>| l.map_or(String::from("-"), |l| format!("{l:.2}"));
-    println!(
+    outln!(
         "gate (load average {} before, {} after; pinned to CPU {}):",
         load(m.load_before),
         load(m.load_after),
         m.perf
             .pinned_cpu
             .map_or(String::from("none"), |c| c.to_string())
-    );
+    )?;
     let mut passed = true;
     for c in &checks {
         let mark = match c.verdict {
@@ -103,13 +103,13 @@ fn gate(m: &bench::Measurement) -> ExitCode {
                 "FAIL"
             }
         };
-        println!("  {mark} {}: {}", c.target, c.detail);
+        outln!("  {mark} {}: {}", c.target, c.detail)?;
     }
-    if passed {
+    Ok(if passed {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
-    }
+    })
 }
 
 /// The short run that gives a report its perf rows (`probe --bench`, the main job):
@@ -169,6 +169,6 @@ fn run_scale(args: &Args) -> CliResult {
         spawnmatrix::atomic::write_all(&refs)
             .map_err(|e| format!("writing {}: {e}", dir.join("bench-scale.*").display()))?;
     }
-    print!("{}", if args.json { &json } else { &md });
+    out!("{}", if args.json { &json } else { &md })?;
     Ok(ExitCode::SUCCESS)
 }

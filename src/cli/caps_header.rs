@@ -35,7 +35,7 @@ pub fn run(args: Args) -> CliResult {
     let targets = super::stored::targets_dir(args.targets.as_deref())?;
     if !args.check_sysroots {
         let built = super::publish::build(&targets)?;
-        print!("{}", spawnmatrix::caps_header::c::render(&built.caps));
+        out!("{}", spawnmatrix::caps_header::c::render(&built.caps))?;
         return Ok(ExitCode::SUCCESS);
     }
     let path = args.header.unwrap_or_else(|| {
@@ -72,40 +72,40 @@ pub fn run(args: Args) -> CliResult {
                 compared += 1;
                 values += n;
                 let note = note.as_deref().map_or(String::new(), |n| format!(" ({n})"));
-                println!(
+                outln!(
                     "{mark} {name}: compiled; {}/{n} HAVE macros equal the link evidence{note}",
                     n - mismatches.len()
-                );
+                )?;
                 for m in mismatches {
-                    println!("       {m}");
+                    outln!("       {m}")?;
                 }
             }
             Outcome::NoMacro { family, claims } => {
                 no_macro += 1;
-                println!(
+                outln!(
                     "{mark} {name}: compiled; {family} has no version macro, so the header must \
                      claim nothing (SPAWNMATRIX_CAPS_UNKNOWN_LIBC){}",
                     match claims.is_empty() {
                         true => String::new(),
                         false => format!(": it claims {}", claims.join(", ")),
                     }
-                );
+                )?;
             }
             Outcome::Failed(why) => {
                 failed += 1;
-                println!("{mark} {name}: NOT COMPILED/CHECKED: {why}");
+                outln!("{mark} {name}: NOT COMPILED/CHECKED: {why}")?;
             }
         }
     }
     let bad = results.iter().filter(|(_, o)| !o.passed()).count();
-    println!(
+    outln!(
         "{} link columns ({}, zig {}): {compared} compiled and compared ({values} HAVE macros), \
          {no_macro} without a version macro, {failed} not compiled; {bad} failing; {:.1} s",
         results.len(),
         path.display(),
         zig.version,
         start.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(match bad {
         0 => ExitCode::SUCCESS,
         _ => ExitCode::from(1),

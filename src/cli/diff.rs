@@ -73,16 +73,16 @@ fn summaries(args: &Args, old: &str, new: &str) -> CliResult {
         json["new_version"] = new.data_version.clone().into();
         json["step"] = serde_json::to_value(d.step())?;
         json["regressions"] = regressions.into();
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?)?;
     } else {
         let heading = format!(
             "{} → {}",
             old.data_version.as_deref().unwrap_or("unversioned"),
             new.data_version.as_deref().unwrap_or("unversioned")
         );
-        print!("{}", d.markdown(&heading));
+        out!("{}", d.markdown(&heading))?;
         if d.step().is_none() {
-            println!("No changes.");
+            outln!("No changes.")?;
         }
     }
     Ok(match regressions {
@@ -120,9 +120,9 @@ pub fn run(args: Args) -> CliResult {
     if args.json {
         let mut json = serde_json::to_value(&d)?;
         json["regressions"] = regressions.into();
-        println!("{}", serde_json::to_string_pretty(&json)?);
+        outln!("{}", serde_json::to_string_pretty(&json)?)?;
     } else {
-        print!("{}", diff::render(&d));
+        out!("{}", diff::render(&d))?;
     }
     Ok(match regressions {
         0 => ExitCode::SUCCESS,

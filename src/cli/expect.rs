@@ -70,7 +70,7 @@ pub fn run(args: Args) -> CliResult {
     let old = suite.expectations.as_ref().map(|e| &e.cases);
     let changes = changes(old, &file.cases);
     for line in &changes {
-        println!("{line}");
+        outln!("{line}")?;
     }
     if args.check {
         return Ok(if changes.is_empty() {
@@ -84,12 +84,12 @@ pub fn run(args: Args) -> CliResult {
     }
     // A file of the source tree: readable by everyone, like the rest of the checkout.
     spawnmatrix::atomic::write_with_mode(&path, expectations::render(&file)?.as_bytes(), 0o644)?;
-    println!(
+    outln!(
         "{}: {} cases, {} changed",
         path.display(),
         file.cases.len(),
         changes.len()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

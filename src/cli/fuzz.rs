@@ -103,8 +103,8 @@ pub fn run(args: Args) -> CliResult {
     };
     let json = serde_json::to_string_pretty(&summary)? + "\n";
     match args.json {
-        true => print!("{json}"),
-        false => println!("{summary}"),
+        true => out!("{json}")?,
+        false => outln!("{summary}")?,
     }
     if let Some(dir) = &args.out {
         super::out::write_into(dir, "fuzz-summary.json", json.as_bytes())?;
@@ -337,19 +337,19 @@ fn replay(json: &str) -> CliResult {
         serde_json::from_str(&text).map_err(|e| format!("not a fuzz sequence: {e}"))?;
     let runner = runner()?;
     let comparison = runner.compare(&seq)?;
-    println!("sequence {seq}");
-    println!("  reference: {}", comparison.reference);
+    outln!("sequence {seq}")?;
+    outln!("  reference: {}", comparison.reference)?;
     for (subject, got) in &comparison.others {
-        println!("  {subject}: {got}");
+        outln!("  {subject}: {got}")?;
     }
     let divergences = comparison.divergences(&seq);
     for d in &divergences {
         let why = d.known.map_or(String::from("UNEXPLAINED"), |k| {
             format!("explained by {} (case {})", k.id, k.case)
         });
-        println!("  {} differs: {why}", d.subject);
+        outln!("  {} differs: {why}", d.subject)?;
         for detail in &d.details {
-            println!("    {detail}");
+            outln!("    {detail}")?;
         }
     }
     Ok(if divergences.iter().all(|d| d.known.is_some()) {

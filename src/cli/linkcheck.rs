@@ -116,13 +116,13 @@ pub fn run(args: Args) -> CliResult {
                 spawnmatrix::atomic::write(&path, json.as_bytes())
                     .map_err(|e| format!("writing {}: {e}", path.display()))?;
                 let yes = report.capabilities.values().filter(|c| c.available).count();
-                println!(
+                outln!(
                     "{}: {yes} of {} available, {} undetermined -> {}",
                     sysroot.target,
                     report.capabilities.len(),
                     undetermined.len(),
                     path.display()
-                );
+                )?;
                 for p in &problems {
                     eprintln!("linkcheck: {}: {p}", sysroot.target);
                 }

@@ -72,7 +72,7 @@ pub fn run(args: Args) -> CliResult {
         false => Some(super::matrix::page_views(&matrix, &targets)?),
     };
     let outputs = super::matrix::publish(&matrix, &args.out, &extra, views.as_ref())?;
-    print!("{}", outputs.markdown);
+    out!("{}", outputs.markdown)?;
     eprintln!(
         "spawnmatrix: live probe + {stored} stored reports + {} documented families: {} columns, \
          {} rows; wrote {}/{{matrix.json,MATRIX.md,index.html,report.json}}",

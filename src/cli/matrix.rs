@@ -103,11 +103,11 @@ pub fn run(args: Args) -> CliResult {
         false => Some(page_views(&matrix, &args.tree.targets()?)?),
     };
     publish(&matrix, &args.out, &[], views.as_ref())?;
-    println!(
+    outln!(
         "{} columns, {} rows written to {}/{{matrix.json,MATRIX.md,index.html}}",
         matrix.columns.len(),
         matrix.rows.len(),
         args.out.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }

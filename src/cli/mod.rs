@@ -4,6 +4,23 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+/// `print!` that returns the write's error instead of panicking on it: a closed stdout
+/// (`spawnmatrix query --json | head -1`) ends the command quietly ([`main`]).
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+/// `println!` as [`out!`] is `print!`.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 mod bench;
 mod caps_header;
 mod diff;
@@ -77,6 +94,12 @@ enum Command {
     Sandbox(sandbox::Args),
 }
 
+/// Whether an error is stdout closed by its reader: not a failure of the command.
+fn closed_pipe(e: &(dyn std::error::Error + 'static)) -> bool {
+    e.downcast_ref::<std::io::Error>()
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
 /// Parses the command line and runs it; errors go to stderr with a non-zero status.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -98,6 +121,8 @@ pub fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // The reader has what it wanted (`| head -1`); the rest has nowhere to go.
+        Err(e) if closed_pipe(e.as_ref()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("spawnmatrix: {}", describe(e.as_ref()));
             ExitCode::from(2)

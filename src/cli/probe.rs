@@ -68,9 +68,9 @@ pub fn run(args: Args) -> CliResult {
         super::out::write_into(dir, "report.json", json.as_bytes())?;
     }
     if args.json {
-        print!("{json}");
+        out!("{json}")?;
     } else {
-        print!("{}", summary(&report));
+        out!("{}", summary(&report))?;
     }
     Ok(match args.check {
         true => check(&report),

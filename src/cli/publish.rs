@@ -179,7 +179,7 @@ pub fn run(args: Args) -> CliResult {
             .map(|(name, _)| out.join(name).display().to_string())
             .collect();
         if stale.is_empty() {
-            println!("{}: up to date", out.display());
+            outln!("{}: up to date", out.display())?;
             return Ok(ExitCode::SUCCESS);
         }
         eprintln!(
@@ -196,6 +196,6 @@ pub fn run(args: Args) -> CliResult {
     let refs: Vec<(&Path, &[u8])> = paths.iter().map(|(p, b)| (p.as_path(), *b)).collect();
     spawnmatrix::atomic::write_all(&refs).map_err(|e| format!("writing {}: {e}", out.display()))?;
     let names: Vec<&str> = files.iter().map(|(name, _)| *name).collect();
-    println!("wrote {}/{{{}}}", out.display(), names.join(","));
+    outln!("wrote {}/{{{}}}", out.display(), names.join(","))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -12,11 +12,12 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use spawnmatrix::matrix::model::Boundary;
-use spawnmatrix::matrix::render::summary::{answer_for, letters};
+use spawnmatrix::matrix::model::{Boundary, State, Value};
+use spawnmatrix::matrix::render::summary::{answer_for, letters, works};
 use spawnmatrix::matrix::summary::{Answer, Summary, SummaryRow};
+use spawnmatrix::matrix::version::Release;
 use spawnmatrix::matrix::{load, query, summary};
-use spawnmatrix::published::baseline_view::BaselineView;
+use spawnmatrix::published::baseline_view::{Availability, BaselineView};
 use spawnmatrix::published::Published;
 
 /// The published summary as it was when this binary was built.
@@ -64,13 +65,47 @@ fn before(a: &Answer) -> Option<String> {
     ))
 }
 
+/// The value of the newest exact release: what holds today.
+fn current(a: &Answer) -> Option<&Value> {
+    a.history
+        .iter()
+        .rev()
+        .find(|s| matches!(Release::parse(&s.release), Some(Release::Exact(_))))
+        .map(|s| &s.value)
+}
+
 /// One row, a line per family; `known_only` leaves out families that know nothing of it.
+/// A feature row says first whether the call works there (`works?`), then since when and how
+/// that is known.
 fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out: &mut String) {
     let _ = writeln!(out, "{}", row.id);
     if let Some(title) = &row.title {
         let _ = writeln!(out, "  {title}");
     }
     let width = s.families.iter().map(|f| f.title.len()).max().unwrap_or(0);
+    let feature = row.id.starts_with("functions.") || row.id.starts_with("flags.");
+    let verdict = |a: &Answer| works(current(a), &a.states);
+    let vw = row
+        .answers
+        .iter()
+        .map(|a| verdict(a).chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(6, 32);
+    let tw = row
+        .answers
+        .iter()
+        .map(|a| a.text.chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(6, 40);
+    if feature {
+        let _ = writeln!(
+            out,
+            "  {:width$}  {:vw$}  {:tw$}  how known",
+            "", "works?", "since"
+        );
+    }
     // The kernel family answers only kernel rows and each sandbox profile only sandbox rows,
     // and only they do: "?" is printed for a family of the row's own kind only.
     let kind = |id: &str| match id {
@@ -81,16 +116,35 @@ fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out:
     for f in &s.families {
         let Some(a) = answer_for(row, &f.id) else {
             if !known_only && kind(&f.id) == kind(&row.id) {
-                let _ = writeln!(out, "  {:width$}  ?", f.title);
+                let _ = writeln!(out, "  {:width$}  ?  nothing known", f.title);
             }
             continue;
         };
-        let mut line = format!(
-            "  {:width$}  {:<28} {}",
-            f.title,
-            a.text,
-            letters(&a.evidence)
-        );
+        let mut line = match feature {
+            // A verdict wider than its column says all it has to on a line of its own.
+            true if verdict(a).chars().count() > vw => format!(
+                "  {:width$}  {}\n  {:width$}  {:vw$}  {:tw$}  {}",
+                f.title,
+                verdict(a),
+                "",
+                "",
+                a.text,
+                letters(&a.evidence)
+            ),
+            true => format!(
+                "  {:width$}  {:vw$}  {:tw$}  {}",
+                f.title,
+                verdict(a),
+                a.text,
+                letters(&a.evidence)
+            ),
+            false => format!(
+                "  {:width$}  {:<28} {}",
+                f.title,
+                a.text,
+                letters(&a.evidence)
+            ),
+        };
         if a.disagreement {
             line.push_str("  ! evidence disagrees");
         }
@@ -107,15 +161,13 @@ fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out:
         {
             let _ = writeln!(out, "{pad}boundary: {}", boundary_words(b));
         }
-        for state in &a.states {
-            let note = state
-                .note
-                .as_deref()
-                .map(|n| format!(": {n}"))
-                .unwrap_or_default();
-            let _ = writeln!(out, "{pad}{}{note}", state.short());
-            let _ = writeln!(out, "{pad}  source: {}", state.source);
+        if let (Some(through), Some(from)) = (&a.through, &a.unknown_from) {
+            let _ = writeln!(
+                out,
+                "{pad}known through {through}; {from} changed a function the case calls, and nothing was read there"
+            );
         }
+        state_lines(&a.states, &pad, out);
         if history {
             for source in &a.sources {
                 let _ = writeln!(out, "{pad}source: {source}");
@@ -129,6 +181,29 @@ fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out:
         }
     }
 }
+
+/// Each state on a line of its own with its note, and its source under it.
+fn state_lines(states: &[State], pad: &str, out: &mut String) {
+    for state in states {
+        let note = state
+            .note
+            .as_deref()
+            .map(|n| format!(": {n}"))
+            .unwrap_or_default();
+        let _ = writeln!(out, "{pad}{}{note}", state.short());
+        let _ = writeln!(out, "{pad}  source: {}", state.source);
+    }
+}
+
+/// How to read an answer, after the rows.
+const LEGEND: &str = "\
+works?: whether the call works in the newest release known (a stub, a build condition or a
+  header-only name says so); since: 2.29 the first release, 13.1–13.2 it lies there, ≤15
+  only 15 is known to have it; no (8.3–15.1): absent in the releases read; ? nothing known.
+How known: R run here, L linked against the libc, D documented (source given with --history).
+Every release behind an answer: --history; every cell: `spawnmatrix` in a checkout writes
+out/index.html.
+";
 
 /// Which kind of boundary, in words.
 fn boundary_words(b: &Boundary) -> String {
@@ -225,18 +300,26 @@ fn baseline_text(s: &Summary, view: &BaselineView, id: &str, row: &SummaryRow, o
     let family = s
         .family(&b.family)
         .map_or(b.family.as_str(), |f| f.title.as_str());
-    let (value, why) = view
-        .answer(&row.id, &b.id)
-        .map_or(("unknown", "not a feature row"), |a| {
-            (a.value.name(), a.why.as_str())
-        });
+    let answer = view.answer(&row.id, &b.id);
+    let (value, why) = answer.map_or_else(
+        || (String::from("unknown"), "not a feature row"),
+        |a| (a.text(), a.why.as_str()),
+    );
     let fam = answer_for(row, &b.family).map_or_else(
         || String::from("?"),
         |a| format!("{} {}", a.text, letters(&a.evidence)),
     );
     let _ = writeln!(out, "{}", row.id);
     let _ = writeln!(out, "  {} = {family} {}: {value}", b.title, b.release);
+    if let Some(a) = answer.filter(|a| a.value == Availability::Yes) {
+        let _ = writeln!(
+            out,
+            "    works? {}",
+            works(Some(&Value::Bool(true)), &a.states)
+        );
+    }
     let _ = writeln!(out, "    {why} ({family} answer: {fam})");
+    state_lines(answer.map_or(&[], |a| a.states.as_slice()), "    ", out);
 }
 
 /// `--baseline`: each row's answer for the baseline, as text or JSON.
@@ -271,7 +354,7 @@ fn baseline_answers(
             "data": {"from": origin},
             "answers": answers,
         });
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        outln!("{}", serde_json::to_string_pretty(&value)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = String::new();
@@ -291,7 +374,7 @@ fn baseline_answers(
             .map_or_else(String::new, |n| format!("; {n}"))
     );
     let _ = writeln!(out, "Data: {origin}.");
-    print!("{out}");
+    out!("{out}")?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -325,8 +408,8 @@ pub fn run(args: Args) -> CliResult {
         }
         (None, None) => {
             match args.json {
-                true => print!("{}", spawnmatrix::matrix::render::summary::json(&s)),
-                false => print!("{}", spawnmatrix::matrix::render::summary::markdown(&s)),
+                true => out!("{}", spawnmatrix::matrix::render::summary::json(&s))?,
+                false => out!("{}", spawnmatrix::matrix::render::summary::markdown(&s))?,
             }
             return Ok(ExitCode::SUCCESS);
         }
@@ -343,12 +426,15 @@ pub fn run(args: Args) -> CliResult {
     if let (Some(id), Some(view)) = (&args.baseline, published.baselines.as_ref()) {
         return baseline_answers(&args, &s, view, id, text, &rows, &origin);
     }
+    // The error rows of the cases that call a matched function: what the call does when it
+    // fails (none for a name no case calls).
     let errors: Vec<&SummaryRow> = s
         .sections
         .iter()
         .filter(|sec| sec.id == "errors")
         .flat_map(|sec| &sec.rows)
         .filter(|r| !rows.iter().any(|m| m.id == r.id))
+        .filter(|r| rows.iter().any(|m| r.uses.contains(&m.id)))
         .collect();
     if rows.is_empty() {
         eprintln!(
@@ -365,7 +451,7 @@ pub fn run(args: Args) -> CliResult {
             "matches": published.rows().filter(|r| rows.iter().any(|m| m.id == r.id)).collect::<Vec<_>>(),
             "errors": published.rows().filter(|r| errors.iter().any(|m| m.id == r.id)).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&value)?);
+        outln!("{}", serde_json::to_string_pretty(&value)?)?;
         return Ok(ExitCode::SUCCESS);
     }
     let mut out = String::new();
@@ -374,15 +460,17 @@ pub fn run(args: Args) -> CliResult {
         out.push('\n');
     }
     if !errors.is_empty() {
-        let _ = writeln!(out, "How the raw libc reports errors (documented cases; families with nothing known left out):");
+        let _ = writeln!(
+            out,
+            "How the raw libc reports errors in the cases that call it (families with nothing known left out):"
+        );
         for row in errors {
             row_text(&s, row, args.history, true, &mut out);
         }
+        out.push('\n');
     }
-    let _ = writeln!(
-        out,
-        "\nEvidence: R run, L link, D doc (with source). Every cell: out/index.html or MATRIX.md."
-    );
-    print!("{out}");
+    out.push_str(LEGEND);
+    let _ = writeln!(out, "Data: {origin}.");
+    out!("{out}")?;
     Ok(ExitCode::SUCCESS)
 }

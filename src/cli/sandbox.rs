@@ -29,7 +29,7 @@ pub fn run(args: Args) -> CliResult {
         let program = spawnmatrix::child::true_path()?;
         args.profile.apply()?;
         let run = spawnmatrix::sandbox::observe(&program);
-        println!("{}", serde_json::to_string(&run)?);
+        outln!("{}", serde_json::to_string(&run)?)?;
         return Ok(std::process::ExitCode::SUCCESS);
     }
     let Some((program, rest)) = args.command.split_first() else {

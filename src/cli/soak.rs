@@ -66,8 +66,8 @@ pub fn run(args: Args) -> CliResult {
         "soak": result, "problems": problems
     }))? + "\n";
     match args.json {
-        true => print!("{json}"),
-        false => print!("{}", text(&result, &problems, load_before)),
+        true => out!("{json}")?,
+        false => out!("{}", text(&result, &problems, load_before))?,
     }
     if let Some(dir) = &args.out {
         super::out::write_into(dir, "soak.json", json.as_bytes())?;

@@ -74,12 +74,33 @@ pub fn targets_dir(flag: Option<&Path>) -> Result<PathBuf, MatrixError> {
     }
 }
 
+/// The case folder that goes with a `targets/` folder: `$SPAWNMATRIX_CASES`, else the
+/// `conformance/cases` beside it (the checkout it belongs to, wherever the command runs),
+/// else the working tree's.
+pub fn cases_for(targets: &Path) -> PathBuf {
+    let beside = targets.parent().map(|root| root.join("conformance/cases"));
+    match (std::env::var_os("SPAWNMATRIX_CASES"), beside) {
+        (Some(dir), _) if !dir.is_empty() => PathBuf::from(dir),
+        (_, Some(dir)) if dir.is_dir() => dir,
+        _ => spawnmatrix::worktree::cases_dir(),
+    }
+}
+
 /// The matrix of the stored reports and claims. `generated_at` is the newest report's, so
 /// the same inputs give the same bytes.
 pub fn matrix(targets: &Path) -> Result<Matrix, Box<dyn std::error::Error>> {
     let reports = load::read_report_dir(&targets.join("reports"))?;
     let docs = Docs::load(targets)?;
-    let cases = CaseIndex::load_default()?;
+    let cases_dir = cases_for(targets);
+    if !cases_dir.is_dir() {
+        return Err(MatrixError::Missing {
+            what: "conformance cases (beside the targets folder, or $SPAWNMATRIX_CASES)",
+            path: cases_dir,
+            flag: "SPAWNMATRIX_CASES",
+        }
+        .into());
+    }
+    let cases = CaseIndex::new(&spawnmatrix::conformance::load::load_dir(&cases_dir)?);
     let mut matrix = spawnmatrix::matrix::merge_with(&reports, &docs, &cases)?;
     matrix.generated_at = reports
         .iter()

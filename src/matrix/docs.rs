@@ -479,7 +479,7 @@ fn add_claim(
         upper_text: c.before.clone().or(c.through.clone()),
         documented_first: since.is_some(),
     };
-    let state_period = |state: StateKind, detail: [Option<String>; 3]| {
+    let state_period = |state: StateKind, detail: [Option<String>; 3], carried: bool| {
         let [condition, errno, symbol] = detail;
         StatePeriod {
             state,
@@ -490,6 +490,7 @@ fn add_claim(
             source: c.source.clone(),
             note: c.note.clone(),
             claim: c.id.clone(),
+            carried,
         }
     };
     let Some(state) = c.state else {
@@ -540,7 +541,7 @@ fn add_claim(
             claim: c.id.clone(),
         });
         for (kind, detail) in carried {
-            history.states.push(state_period(kind, detail));
+            history.states.push(state_period(kind, detail, true));
         }
         return Ok(());
     };
@@ -556,6 +557,7 @@ fn add_claim(
     history.states.push(state_period(
         state,
         [c.condition.clone(), c.errno.clone(), c.symbol.clone()],
+        false,
     ));
     Ok(())
 }

@@ -115,6 +115,9 @@ pub struct StatePeriod {
     pub note: Option<String>,
     /// The id of the claim when it covers several rows.
     pub claim: Option<String>,
+    /// Carried by a value claim (`needs:`, `stub:`, `header_only:`): it begins where that
+    /// value began.
+    pub carried: bool,
 }
 
 /// A row's history: its periods in file order (the first covering a release is shown) and
@@ -213,9 +216,20 @@ impl History {
             .iter()
             .filter(|s| s.span.covers(release))
             .map(|s| {
+                // A carried state begins with its value, whose start the whole history dates.
+                let value_began = || {
+                    self.periods
+                        .iter()
+                        .find(|p| p.span == s.span && p.source == s.source)
+                        .and_then(|p| p.began.clone())
+                };
+                let began = match s.carried {
+                    true => value_began(),
+                    false => None,
+                };
                 State {
                     state: s.state,
-                    began: s.span.own_bounds().map(|b| b.boundary()),
+                    began: began.or_else(|| s.span.own_bounds().map(|b| b.boundary())),
                     ends: s.span.ends(),
                     condition: s.condition.clone(),
                     errno: s.errno.clone(),

@@ -332,12 +332,7 @@ impl State {
             StateKind::Ignored => format!("accepted, ignored{since}"),
             StateKind::Deprecated => format!("deprecated{since}"),
             StateKind::KnownBug => format!("known bug{since}"),
-            StateKind::Needs => format!(
-                "needs {}",
-                self.condition
-                    .as_deref()
-                    .unwrap_or("a build-time condition")
-            ),
+            StateKind::Needs => self.tag(),
             StateKind::Stub => match self.errno.as_deref() {
                 Some(e) => format!("stub, every call fails with {e}{since}"),
                 None => format!("stub, every call fails{since}"),
@@ -348,6 +343,27 @@ impl State {
             },
         };
         format!("{what}{ends}")
+    }
+
+    /// The state in a word or two, for a table cell: `deprecated`, `known bug`, `needs
+    /// _GNU_SOURCE`, `stub (ENOSYS)`, `header only`, `ignored`.
+    pub fn tag(&self) -> String {
+        match self.state {
+            StateKind::Ignored => String::from("ignored"),
+            StateKind::Deprecated => String::from("deprecated"),
+            StateKind::KnownBug => String::from("known bug"),
+            StateKind::Needs => format!(
+                "needs {}",
+                self.condition
+                    .as_deref()
+                    .unwrap_or("a build-time condition")
+            ),
+            StateKind::Stub => match self.errno.as_deref() {
+                Some(e) => format!("stub ({e})"),
+                None => String::from("stub"),
+            },
+            StateKind::HeaderOnly => String::from("header only"),
+        }
     }
 
     /// The state with its [`State::text`] filled in.

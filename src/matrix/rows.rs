@@ -273,7 +273,48 @@ pub fn report_cells(report: &Report, evidence: Evidence) -> BTreeMap<String, Cel
         .chain(fuzz)
         .chain(sandbox)
         .chain(whole_run)
+        .chain(whole_run_libc(report, evidence))
         .collect()
+}
+
+/// The raw libc's rows of a profile the whole run was under: its own conformance cases of
+/// the `libc` subject, run there, say what `spawnmatrix sandbox --observe` would (a plain
+/// spawn, `ret-success-pid`; a missing program, `exec-enoent`), in its words.
+fn whole_run_libc(report: &Report, evidence: Evidence) -> Vec<(String, Cell)> {
+    let Some(profile) = report.platform.seccomp_profile() else {
+        return Vec::new();
+    };
+    let outcome = |case: &str| {
+        report
+            .cases
+            .get(case)
+            .and_then(|subjects| subjects.get("libc"))
+            .map(|r| r.outcome.as_str())
+    };
+    [
+        ("posix_spawn", "ret-success-pid"),
+        ("posix_spawn_missing", "exec-enoent"),
+    ]
+    .into_iter()
+    .filter_map(|(call, case)| {
+        let value = match (call, outcome(case)?) {
+            (_, "ok") => String::from("works"),
+            (_, o) if o.starts_with("returned:") => format!("error: {}", &o["returned:".len()..]),
+            ("posix_spawn_missing", o) if o.starts_with("child-exit:") => format!(
+                "error lost: returned 0, the child exited {}",
+                &o["child-exit:".len()..]
+            ),
+            (_, o) => format!("case outcome {o}"),
+        };
+        let cell = Cell {
+            note: Some(format!(
+                "the conformance case {case} of the raw libc, run with the whole run under the seccomp profile {profile}"
+            )),
+            ..Cell::new(Value::Text(value), evidence)
+        };
+        Some((format!("sandbox.{profile}.libc.{call}"), cell))
+    })
+    .collect()
 }
 
 impl Cell {
@@ -494,6 +535,32 @@ mod tests {
         if let Some(row) = row {
             assert_eq!(cells[row].value, Value::Text(String::from("clone_vfork")));
         }
+    }
+
+    /// The raw libc's rows of a whole-run profile come from the run's own libc cases, so the
+    /// published profile never has them blank: (exec-enoent outcome, missing-program row).
+    #[rstest]
+    #[case("returned:ENOENT", "error: ENOENT")]
+    #[case("child-exit:127", "error lost: returned 0, the child exited 127")]
+    #[case("add:EINVAL", "case outcome add:EINVAL")]
+    fn a_whole_run_profile_has_its_raw_libc_rows(#[case] enoent: &str, #[case] want: &str) {
+        let mut report = crate::matrix::tests::report("glibc", "2.36", "container");
+        report.platform.provenance.image = Some(String::from(
+            "spawnmatrix/debian:bookworm seccomp=docker-default",
+        ));
+        let report =
+            crate::matrix::tests::with_case(report, "ret-success-pid", "libc", "ok", "pass");
+        let report = crate::matrix::tests::with_case(report, "exec-enoent", "libc", enoent, "pass");
+        let cells = report_cells(&report, Evidence::Run);
+        let value = |row: &str| cells.get(row).map(|c| c.value.to_string());
+        assert_eq!(
+            value("sandbox.docker-default.libc.posix_spawn").as_deref(),
+            Some("works")
+        );
+        assert_eq!(
+            value("sandbox.docker-default.libc.posix_spawn_missing").as_deref(),
+            Some(want)
+        );
     }
 
     /// A profile's run becomes its `auto` row and one row per forced strategy, as observed.

@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use super::baselines::{Baseline, Baselines};
 use crate::caps_header::spans::{self, Span};
 use crate::caps_header::Caps;
-use crate::matrix::version::Version;
+use crate::matrix::docs::{Docs, Family};
+use crate::matrix::model::{State, StateKind, Value, IGNORED};
+use crate::matrix::version::{Release, Version};
 
 /// Whether a feature can be used on a baseline.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -38,7 +40,28 @@ pub struct BaselineAnswer {
     /// The range the answer is read from, or what lies around the release when none covers
     /// it: `no from 2.17 to before 2.29`, `between 14.0 (no) and 15.1 (yes)`.
     pub why: String,
+    /// For `yes`: what the family documents over that release besides "it is there" (a stub,
+    /// deprecated, a known bug, needs a condition, header only, accepted but ignored), so a
+    /// baseline never reads a bare "yes" where the cell does not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub states: Vec<State>,
 }
+
+impl BaselineAnswer {
+    /// `yes`, `no`, `unknown`, with the states' tags: `yes · stub (ENOSYS)`.
+    pub fn text(&self) -> String {
+        let mut text = self.value.name().to_string();
+        for st in &self.states {
+            text.push_str(" · ");
+            text.push_str(&st.tag());
+        }
+        text
+    }
+}
+
+/// What a family documents at a release for a row beyond its value: (family, row, release)
+/// → states.
+pub type StatesAt<'a> = dyn Fn(&str, &str, &Version) -> Vec<State> + 'a;
 
 /// One feature row across every baseline, in baseline order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -114,8 +137,9 @@ pub fn answer_at(spans: &[Span], release: &Version) -> (Availability, String) {
     (Availability::Unknown, why)
 }
 
-/// Every feature row of `caps`, answered for every baseline.
-pub fn build(caps: &Caps, baselines: &Baselines) -> BaselineView {
+/// Every feature row of `caps`, answered for every baseline, with the states `states_at`
+/// gives where the answer is `yes`.
+pub fn build(caps: &Caps, baselines: &Baselines, states_at: &StatesAt) -> BaselineView {
     let rows = caps
         .features
         .iter()
@@ -136,10 +160,17 @@ pub fn build(caps: &Caps, baselines: &Baselines) -> BaselineView {
                         ),
                         (_, None) => (Availability::Unknown, String::from("release unreadable")),
                     };
+                    let states = match (value, Version::parse(&b.release)) {
+                        (Availability::Yes, Some(release)) => {
+                            states_at(&b.family, &feature.row, &release)
+                        }
+                        _ => Vec::new(),
+                    };
                     BaselineAnswer {
                         baseline: b.id.clone(),
                         value,
                         why,
+                        states,
                     }
                 })
                 .collect(),
@@ -160,7 +191,40 @@ pub fn of_targets(
 ) -> Result<Option<BaselineView>, crate::matrix::MatrixError> {
     let families: Vec<&str> = matrix.families.iter().map(|f| f.id.as_str()).collect();
     let baselines = Baselines::load(targets, &families)?;
-    Ok((!baselines.list.is_empty()).then(|| build(caps, &baselines)))
+    let docs = Docs::load(targets)?;
+    let states_at = |family: &str, row: &str, release: &Version| {
+        docs.families
+            .iter()
+            .find(|f| f.spec.family == family)
+            .map(|f| documented_states(f, row, release))
+            .unwrap_or_default()
+    };
+    Ok((!baselines.list.is_empty()).then(|| build(caps, &baselines, &states_at)))
+}
+
+/// The states a family documents for `row` at `release`, with "accepted, ignored" when that
+/// is the documented value there.
+fn documented_states(f: &Family, row: &str, release: &Version) -> Vec<State> {
+    let at = Release::Exact(release.clone());
+    let ignored = f
+        .claim(row, &at)
+        .filter(|c| matches!(&c.value, Value::Text(t) if t == IGNORED))
+        .map(|c| {
+            State {
+                state: StateKind::Ignored,
+                began: c.began,
+                ends: None,
+                condition: None,
+                errno: None,
+                symbol: None,
+                note: c.note,
+                source: c.source,
+                claim: c.claim,
+                text: String::new(),
+            }
+            .with_text()
+        });
+    ignored.into_iter().chain(f.states(row, &at)).collect()
 }
 
 impl BaselineView {
@@ -203,6 +267,70 @@ mod tests {
             })
             .collect();
         spans::merge(spans::spans(&points))
+    }
+
+    fn stub() -> State {
+        State {
+            state: StateKind::Stub,
+            began: None,
+            ends: None,
+            condition: None,
+            errno: Some(String::from("ENOSYS")),
+            symbol: None,
+            note: Some(String::from("returns ENOSYS")),
+            source: String::from("MUSL-SCHED: s"),
+            claim: None,
+            text: String::new(),
+        }
+        .with_text()
+    }
+
+    /// A `yes` at a baseline carries the states the family documents there; a `no` or an
+    /// unknown carries none (there is nothing for a state to qualify).
+    #[rstest]
+    #[case("1.2.4", Availability::Yes, "yes · stub (ENOSYS)")]
+    #[case("0.9.7", Availability::No, "no")]
+    #[case("0.9.0", Availability::Unknown, "unknown")]
+    fn a_yes_keeps_the_states_of_its_cell(
+        #[case] release: &str,
+        #[case] want: Availability,
+        #[case] text: &str,
+    ) {
+        use crate::caps_header::{FamilyAnswer, Feature};
+        let caps = Caps {
+            features: vec![Feature {
+                row: String::from("functions.posix_spawnattr_setschedparam"),
+                suffix: String::from("POSIX_SPAWNATTR_SETSCHEDPARAM"),
+                answers: vec![FamilyAnswer {
+                    family: String::from("linux-musl"),
+                    spans: spans_of("0.9.7:n 0.9.8:y 1.2.5:y"),
+                    summary: String::from("0.9.8"),
+                    evidence: String::new(),
+                    sources: Vec::new(),
+                }],
+            }],
+            families: Vec::new(),
+            baselines: Vec::new(),
+        };
+        let baselines = Baselines {
+            file: None,
+            checked: None,
+            list: vec![Baseline {
+                id: String::from("alpine"),
+                title: String::from("Alpine"),
+                family: String::from("linux-musl"),
+                release: release.to_string(),
+                evidence: crate::published::baselines::BaselineEvidence::Read,
+                cite: String::from("https://example.org/"),
+                note: None,
+            }],
+        };
+        let view = build(&caps, &baselines, &|_, _, _| vec![stub()]);
+        let a = view
+            .answer("functions.posix_spawnattr_setschedparam", "alpine")
+            .unwrap();
+        assert_eq!(a.value, want, "{}", a.why);
+        assert_eq!(a.text(), text);
     }
 
     #[rstest]

@@ -6,14 +6,14 @@ use std::fmt::Write;
 
 use crate::matrix::render::summary::letters;
 use crate::matrix::summary::Summary;
-use crate::published::baseline_view::{Availability, BaselineView};
+use crate::published::baseline_view::{Availability, BaselineAnswer, BaselineView};
 use crate::published::{Published, PublishedSection};
 
-fn mark(value: Availability) -> &'static str {
-    match value {
-        Availability::Yes => "yes",
-        Availability::No => "no",
-        Availability::Unknown => "?",
+/// A baseline cell: `?` when unknown, else the answer with its states' tags.
+fn cell(a: &BaselineAnswer) -> String {
+    match a.value {
+        Availability::Unknown => String::from("?"),
+        _ => a.text().replace('|', "\\|"),
     }
 }
 
@@ -24,7 +24,9 @@ pub fn markdown(view: &BaselineView, summary: &Summary) -> String {
         "Each baseline (`targets/baselines.yaml`) is one release of a family; its answer is the\n\
          family's at that release: `yes`/`no` where the evidence covers it, `?` where it does not\n\
          (older than the oldest release known, after a newest `no`, or inside a boundary that is\n\
-         only known as an interval). `spawnmatrix query FEATURE --baseline ID` says why.\n\n",
+         only known as an interval); a `yes` carries what holds there besides (`· stub (ENOSYS)`,\n\
+         `· deprecated`, `· known bug`, `· needs …`, `· header only`, `· ignored`).\n\
+         `spawnmatrix query FEATURE --baseline ID` says why, with each state's note and source.\n\n",
     );
     let mut families: Vec<&str> = Vec::new();
     for b in &view.baselines {
@@ -44,9 +46,12 @@ pub fn markdown(view: &BaselineView, summary: &Summary) -> String {
         let _ = writeln!(out, "| features | {} |", ids.join(" | "));
         let _ = writeln!(out, "|---|{}", "---|".repeat(ids.len()));
         for row in &view.rows {
-            let cells: Vec<&str> = ids
+            let cells: Vec<String> = ids
                 .iter()
-                .map(|id| view.answer(&row.id, id).map_or("?", |a| mark(a.value)))
+                .map(|id| {
+                    view.answer(&row.id, id)
+                        .map_or_else(|| String::from("?"), cell)
+                })
                 .collect();
             let label = row.id.split_once('.').map_or(row.id.as_str(), |(_, r)| r);
             let _ = writeln!(out, "| `{label}` | {} |", cells.join(" | "));

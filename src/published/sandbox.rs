@@ -7,8 +7,9 @@
 //!   `sandbox.<profile>.*` rows, the profiles of `src/sandbox/mod.rs`;
 //! - a column whose whole run was under a seccomp profile (a container under Docker's
 //!   default profile, `seccomp=docker-default` in its image): its `auto_strategy` is its
-//!   `sandbox.<profile>.auto` row (`matrix::rows`). Its libc's cases are in its own libc
-//!   family's column.
+//!   `sandbox.<profile>.auto` row, and its raw libc's `ret-success-pid` and `exec-enoent`
+//!   cases its `libc.*` rows (`matrix::rows`), so the raw libc rows of a profile are never
+//!   blank for a column that ran it.
 //!
 //! No value is carried from one column to another: a profile's cell for a column is that
 //! column's own row, and a column that did not run a profile has no cell there.

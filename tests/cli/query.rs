@@ -27,7 +27,84 @@ fn baseline_value(text: &str) -> String {
 fn answers_for_a_baseline(#[case] baseline: &str, #[case] want: &str) {
     let out = run(bin().args(["query", "addchdir_np", "--baseline", baseline]));
     assert!(out.status.success());
-    assert_eq!(baseline_value(&stdout(&out)), want);
+    // The value first; a `yes` may carry the cell's states after it (`yes · known bug`).
+    let value = baseline_value(&stdout(&out));
+    assert_eq!(value.split(" · ").next(), Some(want), "{value}");
+}
+
+/// A baseline's `yes` keeps the cell's states: musl's sched setters are stubs (every call
+/// fails with ENOSYS), so Alpine 3.19 never reads a bare "yes" for them, and the answer says
+/// the call will not work, with the source.
+#[test]
+fn a_baseline_answer_keeps_the_cells_states() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(bin().current_dir(tmp.path()).args([
+        "query",
+        "--baseline",
+        "alpine-3.19",
+        "setschedparam",
+    ]));
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let block = text.split("flags.").next().unwrap_or_default().to_string();
+    assert_eq!(baseline_value(&block), "yes · stub (ENOSYS)", "{text}");
+    assert!(
+        block.contains("works? no: a stub, every call fails with ENOSYS"),
+        "{text}"
+    );
+    assert!(block.contains("source: MUSL-SCHED"), "{text}");
+}
+
+/// As a new user would ask, from outside any checkout: each family's line says first whether
+/// the call works there.
+#[rstest::rstest]
+#[case("setschedparam", "musl", "no: a stub, every call fails with ENOSYS")]
+#[case("setschedparam", "glibc", "yes")]
+#[case("setschedparam", "macOS", "no")]
+#[case(
+    "addfchdir",
+    "glibc",
+    "yes, in a direct call only (dlsym finds nothing)"
+)]
+fn a_query_says_whether_the_call_works(
+    #[case] text: &str,
+    #[case] family: &str,
+    #[case] works: &str,
+) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(bin().current_dir(tmp.path()).args(["query", text]));
+    assert!(out.status.success());
+    let first = stdout(&out);
+    let first = first.split("\n\n").next().unwrap_or_default();
+    let line = first
+        .lines()
+        .find(|l| l.trim_start().starts_with(&format!("{family} ")))
+        .unwrap_or_else(|| panic!("no {family} line in {first}"));
+    let verdict = line.trim_start()[family.len()..].trim_start();
+    assert!(verdict.starts_with(works), "{line}");
+    assert!(first.contains("works?"), "{first}");
+}
+
+/// A closed stdout (`| head -1`) ends the command quietly, with success: no panic message.
+#[rstest::rstest]
+#[case(&["query", "--json", "setsid"])]
+#[case(&["query", "setsid"])]
+#[case(&["query"])]
+#[case(&["query", "--baseline", "debian-12", "--json"])]
+#[case(&["publish", "--check"])]
+fn a_closed_stdout_ends_quietly(#[case] args: &[&str]) {
+    let mut child = bin()
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close the reading end before the command writes: every write fails with EPIPE.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert!(out.status.success(), "{:?}: {err}", out.status);
 }
 
 #[test]
@@ -119,5 +196,20 @@ fn answers_outside_a_checkout() {
         out.status.code(),
         Some(2),
         "an empty --targets is refused, not skipped"
+    );
+    // The repository's targets/ from outside it: its conformance cases are found beside it.
+    let targets = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("targets");
+    let out = run(bin().current_dir(tmp.path()).args([
+        "query",
+        "exec-enoent",
+        "--targets",
+        targets.to_str().unwrap(),
+    ]));
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.starts_with("cases.exec-enoent.libc\n"), "{text}");
+    assert!(
+        text.contains(&format!("Data: {}.", targets.display())),
+        "{text}"
     );
 }

@@ -3,10 +3,47 @@
 
 use std::fmt::Write;
 
-use crate::matrix::model::{State, StateKind};
+use crate::matrix::model::{State, StateKind, Value, IGNORED};
 use crate::matrix::summary::{Answer, Summary, SummaryRow};
 
 pub use crate::matrix::model::letters;
+
+/// Whether a call will work, in a few words, from its value (`None`: nothing known) and its
+/// states: `yes`, `no`, `no: a stub, every call fails with ENOSYS`, `yes, if _GNU_SOURCE`,
+/// `yes, in a direct call only (dlsym finds nothing)`, `accepted, no effect`.
+pub fn works(value: Option<&Value>, states: &[State]) -> String {
+    if let Some(stub) = states.iter().find(|s| s.state == StateKind::Stub) {
+        return match stub.errno.as_deref() {
+            Some(e) => format!("no: a stub, every call fails with {e}"),
+            None => String::from("no: a stub, every call fails"),
+        };
+    }
+    let ignored = states.iter().any(|s| s.state == StateKind::Ignored);
+    let mut text = match value {
+        None => return String::from("?"),
+        Some(Value::Bool(false)) => return String::from("no"),
+        Some(Value::Text(t)) if t == IGNORED => String::from("accepted, no effect"),
+        Some(_) if ignored => String::from("accepted, no effect"),
+        Some(_) => String::from("yes"),
+    };
+    for st in states {
+        let more = match st.state {
+            StateKind::Needs => format!(
+                "if {}",
+                st.condition
+                    .as_deref()
+                    .unwrap_or("a build-time condition holds")
+            ),
+            StateKind::HeaderOnly => String::from("in a direct call only (dlsym finds nothing)"),
+            StateKind::Deprecated => String::from("deprecated"),
+            StateKind::KnownBug => String::from("with a known bug"),
+            StateKind::Ignored | StateKind::Stub => continue,
+        };
+        text.push_str(", ");
+        text.push_str(&more);
+    }
+    text
+}
 
 /// One answer in a few characters: `2.29 LD`, `no L`, `?` when nothing is known; `!` marks a
 /// disagreement between the evidence. States are not included (see `with_states`).
