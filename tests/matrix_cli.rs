@@ -6,7 +6,7 @@ use std::path::Path;
 #[path = "cli/common.rs"]
 mod common;
 
-use common::{bin, report, run, write};
+use common::{bin, copy_dir, report, run, write};
 
 use rstest::rstest;
 
@@ -181,11 +181,27 @@ fn the_main_job_probes_live_and_merges_stored_reports_and_docs() {
     let out = tmp.path().join("out");
     let result = run(bin().arg("--out").arg(&out));
     assert!(result.status.success());
+    // One screen for a person at the terminal; the full matrix is in out/.
     let stdout = String::from_utf8_lossy(&result.stdout);
     assert!(
-        stdout.starts_with("# spawnmatrix capability matrix"),
-        "prints the Markdown"
+        stdout.starts_with("spawnmatrix on this machine: "),
+        "{stdout}"
     );
+    assert!(stdout.lines().count() <= 40, "more than a screen: {stdout}");
+    for says in [
+        "\nVerdict: ",
+        "\nAgainst the committed table (",
+        "index.html    the table to browse: ",
+        "MATRIX.md     every cell",
+    ] {
+        assert!(stdout.contains(says), "no {says:?} in {stdout}");
+    }
+    let md = std::fs::read_to_string(out.join("MATRIX.md")).unwrap();
+    assert!(
+        md.starts_with("# spawnmatrix capability matrix"),
+        "the full matrix is in out/"
+    );
+    assert!(out.join("summary.json").is_file());
     let m: spawnmatrix::matrix::Matrix =
         serde_json::from_str(&std::fs::read_to_string(out.join("matrix.json")).unwrap()).unwrap();
     let live: spawnmatrix::report::Report =
@@ -250,4 +266,46 @@ fn the_main_job_probes_live_and_merges_stored_reports_and_docs() {
         }
     }
     assert!(out.join("MATRIX.md").is_file() && out.join("index.html").is_file());
+}
+
+/// The screen says what this machine's run changes in the committed table: against a
+/// committed summary that says glibc's posix_spawn began at 2.3, the live table's 2.2 shows.
+#[test]
+fn the_main_job_says_what_its_run_changes_in_the_committed_table() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    copy_dir(&root.join("targets"), &tmp.path().join("targets"));
+    let committed = std::fs::read_to_string(root.join("docs/summary.json")).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&committed).unwrap();
+    let row = doc["sections"][0]["rows"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|r| r["id"] == "functions.posix_spawn")
+        .unwrap();
+    let glibc = row["answers"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|a| a["family"] == "linux-glibc")
+        .unwrap();
+    glibc["text"] = "2.3".into();
+    write(tmp.path(), "docs/summary.json", &doc.to_string());
+    let result = run(bin()
+        .arg("--no-bench")
+        .arg("--targets")
+        .arg(tmp.path().join("targets"))
+        .arg("--out")
+        .arg(tmp.path().join("out")));
+    assert!(result.status.success());
+    let stdout = String::from_utf8_lossy(&result.stdout);
+    assert!(
+        stdout.contains("this machine's run changes 1 answer:"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("  functions.posix_spawn linux-glibc: 2.3 "),
+        "{stdout}"
+    );
+    assert!(stdout.contains(" → 2.2 "), "{stdout}");
 }

@@ -5,6 +5,9 @@
 
 use std::path::Path;
 
+#[path = "cli/common.rs"]
+mod common;
+
 use serde_json::{json, Value};
 use spawnmatrix::matrix::consistency::{check, Check, Problem};
 use spawnmatrix::matrix::summary::Summary;
@@ -314,7 +317,7 @@ fn publish_refuses_a_table_that_breaks_a_check(
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tmp = tempfile::tempdir().unwrap();
     let targets = tmp.path().join("targets");
-    copy_dir(&root.join("targets"), &targets);
+    common::copy_dir(&root.join("targets"), &targets);
     let yaml = targets.join(family).join("platform.yaml");
     let text = std::fs::read_to_string(&yaml).unwrap();
     assert!(
@@ -338,20 +341,6 @@ fn publish_refuses_a_table_that_breaks_a_check(
     );
     assert!(stderr.contains("contradicts itself"), "{stderr}");
     assert!(stderr.contains(problem), "{stderr}");
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        match entry.file_type().unwrap().is_dir() {
-            true => copy_dir(&entry.path(), &target),
-            false => {
-                std::fs::copy(entry.path(), target).unwrap();
-            }
-        }
-    }
 }
 
 /// The boundaries and states issue 20 names, as the committed summary prints them.

@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# The README's main job (spawnmatrix with no arguments) writes out/, and with --check fails
-# when a case of this machine leaves its expectation; the reports and the matrix validate
-# against schema/, and the page works in headless Chromium.
+# The README's main job (spawnmatrix with no arguments) writes out/, prints one screen (what
+# a person at the terminal reads; the full matrix stays in out/), and with --check fails when
+# a case of this machine leaves its expectation; the reports and the matrix validate against
+# schema/, and the page works in headless Chromium.
 mkdir -p out
-cargo run -q -- --check --out out >out/MATRIX.stdout.md 2>out/main-job.stderr || { cat out/main-job.stderr; exit 1; }
-cat out/main-job.stderr
-test -s out/matrix.json && test -s out/MATRIX.md && test -s out/index.html && test -s out/report.json
+cargo run -q -- --check --out out >out/main-job.screen 2>out/main-job.stderr || { cat out/main-job.screen out/main-job.stderr; exit 1; }
+cat out/main-job.screen
+test -s out/matrix.json && test -s out/MATRIX.md && test -s out/index.html && test -s out/report.json && test -s out/summary.json
+lines=$(wc -l <out/main-job.screen)
+if [ "$lines" -gt 40 ] || ! grep -q 'index.html' out/main-job.screen; then
+    echo "40-main-job: the screen has $lines lines (at most 40) or does not say where the page is" >&2
+    exit 1
+fi
 
 echo "-- reports and matrix.json validate against schema/"
 shopt -s nullglob

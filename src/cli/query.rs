@@ -23,6 +23,14 @@ use spawnmatrix::published::Published;
 /// The published summary as it was when this binary was built.
 const EMBEDDED: &str = include_str!("../../docs/summary.json");
 
+/// [`EMBEDDED`], parsed.
+pub(super) fn embedded() -> Result<Published, spawnmatrix::matrix::MatrixError> {
+    Published::parse(
+        std::path::Path::new("<embedded docs/summary.json>"),
+        EMBEDDED,
+    )
+}
+
 use super::CliResult;
 
 #[derive(clap::Args)]
@@ -283,10 +291,7 @@ fn data(args: &Args) -> Result<(String, Published), Box<dyn std::error::Error>> 
             super::publish::build(&targets)?.published,
         ));
     }
-    let published = Published::parse(
-        std::path::Path::new("<embedded docs/summary.json>"),
-        EMBEDDED,
-    )?;
+    let published = embedded()?;
     let version = published.data_version.clone().unwrap_or_default();
     Ok((
         format!("the summary built into this binary (data version {version})"),

@@ -50,3 +50,18 @@ pub fn report(os: &str, libc_version: &str, addchdir: bool, outcome: &str) -> St
  "cases":{{"exec-enoent":{{"libc":{{"outcome":"{outcome}","verdict":"pass"}}}}}}}}"#
     )
 }
+
+/// A copy of the folder `from` (files and subfolders) at `to`, for a test that changes it.
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        match entry.file_type().unwrap().is_dir() {
+            true => copy_dir(&entry.path(), &target),
+            false => {
+                std::fs::copy(entry.path(), target).unwrap();
+            }
+        }
+    }
+}
