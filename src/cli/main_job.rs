@@ -190,10 +190,10 @@ impl Screen<'_> {
 
     fn machine(&self, s: &mut String) {
         let p = &self.live.platform;
-        let label = self
-            .matrix
-            .column(&p.key())
-            .map_or_else(|| p.libc.name.clone(), |c| c.label.clone());
+        let libc = match &p.libc.version {
+            Some(v) => format!("{} {v}", p.libc.name),
+            None => p.libc.name.clone(),
+        };
         let kernel = p
             .kernel
             .as_deref()
@@ -201,7 +201,7 @@ impl Screen<'_> {
             .unwrap_or_default();
         let _ = writeln!(
             s,
-            "spawnmatrix on this machine: {label}, {}{kernel} ({}, {})",
+            "spawnmatrix on this machine: {libc} on {}{kernel} ({}, {} run)",
             p.os, p.arch, p.provenance.kind
         );
         if let Some(auto) = &self.live.auto_strategy {

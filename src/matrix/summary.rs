@@ -519,14 +519,23 @@ fn answer(family: &str, history: Vec<(Place, Step)>, spelling: &Spelling) -> Opt
         .map(|(p, s)| (p, s))
         .collect();
     let Some(&(_, newest)) = exact.last() else {
-        // Only lower bounds or unknown releases: say what the newest of them shows.
+        // Only lower bounds or unknown releases: say what the newest of them shows, with
+        // every evidence for that value, as for any answer.
         let (_, newest) = history.last()?;
+        let mut evidence: Vec<Evidence> = history
+            .iter()
+            .rev()
+            .take_while(|(_, s)| s.value == newest.value)
+            .flat_map(|(_, s)| s.evidence.iter().copied())
+            .collect();
+        evidence.sort();
+        evidence.dedup();
         return Some(Answer {
             family: family.to_string(),
             text: bare(&newest.value, &newest.release),
             since: None,
             boundary: None,
-            evidence: newest.evidence.clone(),
+            evidence,
             disagreement: newest.disagreement,
             states: answer_states(newest, None),
             notes: newest.notes.clone(),
