@@ -28,6 +28,9 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
         .filter(|w| !w.is_empty())
 }
 
+/// The words by which a note says a call fails with an errno.
+const FAILS: [&str; 5] = ["fail", "reject", "return", "give", "error"];
+
 /// `ENOSYS`, `EINVAL`: an errno name.
 fn is_errno(w: &str) -> bool {
     w.len() > 2
@@ -50,6 +53,12 @@ fn claims_of<'n, 'r>(
     errors: &[&'r SummaryRow],
     own: &str,
 ) -> Vec<(&'n str, &'n str, &'r SummaryRow)> {
+    // A note that says a call fails ("rejects … with EINVAL", "returns EBADF"), not one that
+    // tells what happens after an error ("retries ENOEXEC under sh").
+    let lower = note.to_ascii_lowercase();
+    if !FAILS.iter().any(|w| lower.contains(w)) {
+        return Vec::new();
+    }
     let errnos: Vec<&str> = words(note).filter(|w| is_errno(w)).collect();
     let calls: Vec<&str> = words(note).filter(|w| is_call(w)).collect();
     let mut out = Vec::new();
@@ -105,5 +114,63 @@ fn contradicted(
                 case.label, st.value, st.release
             ),
         ));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rstest::rstest;
+
+    fn case(id: &str, title: &str) -> SummaryRow {
+        SummaryRow {
+            id: format!("cases.{id}.libc"),
+            label: id.to_string(),
+            title: Some(title.to_string()),
+            uses: Vec::new(),
+            answers: Vec::new(),
+        }
+    }
+
+    /// Which error rows a note speaks of: (note, the row it is on, the case ids it is
+    /// checked against).
+    #[rstest]
+    #[case("setflags rejects unknown flags with EINVAL", "flags.POSIX_SPAWN_SETSID", &["attr-setflags-undefined-bit"])]
+    // What happens after an error is not a claim that the call fails.
+    #[case("posix_spawnp retries ENOEXEC under sh", "functions.posix_spawnp", &[])]
+    // A note that names the row defers to it.
+    #[case(
+        "what setflags does with its bit is the attr-setflags-undefined-bit row (EINVAL after 14.0)",
+        "flags.POSIX_SPAWN_SETSID",
+        &[]
+    )]
+    // A row's own note explains its own value.
+    #[case("adddup2 gives EBADF for a target beyond OPEN_MAX", "cases.dup2-add-fd-beyond-open-max.libc", &[])]
+    #[case("adddup2 gives EBADF for a target beyond OPEN_MAX", "flags.POSIX_SPAWN_SETSID", &["dup2-add-fd-beyond-open-max"])]
+    fn a_note_is_checked_against_the_rows_it_speaks_of(
+        #[case] note: &str,
+        #[case] own: &str,
+        #[case] want: &[&str],
+    ) {
+        let rows = [
+            case(
+                "attr-setflags-undefined-bit",
+                "setflags with an undefined bit (0x2000) fails with EINVAL, or is accepted and ignored; recorded",
+            ),
+            case(
+                "dup2-add-fd-beyond-open-max",
+                "adddup2(1, 1<<30), a target beyond OPEN_MAX, fails with EBADF when added (else the spawn is tried)",
+            ),
+            case(
+                "spawnp-script-no-shebang",
+                "A script without '#!' found on PATH fails with ENOEXEC, or runs under sh where posix_spawnp falls back",
+            ),
+        ];
+        let refs: Vec<&SummaryRow> = rows.iter().collect();
+        let got: Vec<&str> = claims_of(note, &refs, own)
+            .into_iter()
+            .map(|(_, _, r)| r.label.as_str())
+            .collect();
+        assert_eq!(got, want);
     }
 }
