@@ -127,6 +127,15 @@ impl Kernel {
         }
     }
 
+    /// Each feature's capability name (`clone3` for the row `kernel.clone3`) and its
+    /// documented first release (none where the source names none).
+    pub fn features(&self) -> impl Iterator<Item = (&str, Option<&str>)> {
+        self.file
+            .features
+            .iter()
+            .map(|f| (f.row.trim_start_matches("kernel."), f.since.as_deref()))
+    }
+
     /// The date the releases were last checked against their sources.
     pub fn checked(&self) -> &str {
         &self.file.checked

@@ -185,11 +185,18 @@ pub struct Capability {
 
 impl Capability {
     /// All of `caps::detect()`'s answers in report form, less the unknown ones (a kernel
-    /// probe that failed for want of resources, or that could not be made): a report states
+    /// probe that failed for want of resources, that could not be made or that was refused): a report states
     /// only what was observed.
     pub fn observed_all(caps: crate::caps::Capabilities) -> BTreeMap<String, Capability> {
         caps.into_iter()
-            .filter(|(_, c)| c.how != crate::caps::PROBE_FAILED && c.how != crate::caps::UNPROBED)
+            .filter(|(_, c)| {
+                ![
+                    crate::caps::PROBE_FAILED,
+                    crate::caps::UNPROBED,
+                    crate::caps::REFUSED,
+                ]
+                .contains(&c.how.as_str())
+            })
             .map(|(name, c)| (name, c.into()))
             .collect()
     }

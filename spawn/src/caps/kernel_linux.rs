@@ -24,6 +24,26 @@
 //!   signal and changes nothing; 0 means the kernel knows the option (`PR_GET_PDEATHSIG` came
 //!   in 2.3.15, after `PR_SET_PDEATHSIG` in 2.1.57, so answering it implies the setter),
 //!   `EINVAL` that it does not (`Command::parent_death_signal` relies on it).
+//! - `PIDFD_GET_INFO`: the ioctl on this process's own pidfd, asking for the pid; the pid it
+//!   returns must be ours (6.13+). `ENOTTY` or `EINVAL` (an ioctl the pidfd does not know)
+//!   means absent.
+//! - `PIDFD_INFO_EXIT`: a clone3 child with `CLONE_PIDFD` exits with 7 and is reaped; then
+//!   `PIDFD_GET_INFO` asking for `PIDFD_INFO_EXIT` must return its wait status (6.15+).
+//!   `ESRCH` (the process is gone) or a reply without the bit means absent.
+//! - `CLONE_AUTOREAP`: a clone3 child with `CLONE_PIDFD|CLONE_AUTOREAP` and no exit signal
+//!   exits at once; once its pidfd says it exited, `waitpid` must find no child (`ECHILD`):
+//!   the kernel reaped it (7.1+).
+//! - `CLONE_NNP`: a clone3 child with the flag reads its own `PR_GET_NO_NEW_PRIVS`, which
+//!   must be 1, and says so in its exit status (7.1+).
+//! - `CLONE_PIDFD_AUTOKILL`: a clone3 child with `CLONE_PIDFD|CLONE_AUTOREAP|
+//!   CLONE_PIDFD_AUTOKILL` (and `CLONE_NNP`, so no privilege is needed) waits for a signal;
+//!   closing the pidfd clone3 returned must kill it, seen through a second pidfd from
+//!   `pidfd_open` (which does not keep it alive) within 10 s (7.1+).
+//!
+//! For the clone3 flags, `EINVAL` for a request that is valid where the flag exists means the
+//! kernel does not know the flag (absent). `EPERM` or `EACCES` from any of the newer probes
+//! is a refusal (a seccomp filter, an LSM, or for `CLONE_PIDFD_AUTOKILL` a missing privilege):
+//! the answer is `kernel-refused`, unknown, never absent.
 //!
 //! None of these runs on Android (this module is Linux-only): a system call its seccomp
 //! policy does not allow ends the process with `SIGSYS` there.
@@ -35,9 +55,12 @@
 use std::ffi::c_long;
 use std::io;
 
-use super::{observed, Capability, PROBE_FAILED, UNPROBED};
+use super::{observed, Capability, PROBE_FAILED, REFUSED, UNPROBED};
 use crate::sys::errno;
-use crate::sys::linux_kernel::{CloneArgs, CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP};
+use crate::sys::linux_kernel::{
+    CloneArgs, PidfdInfo, CLONE_AUTOREAP, CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP, CLONE_NNP,
+    CLONE_PIDFD_AUTOKILL, PIDFD_GET_INFO, PIDFD_INFO_EXIT, PIDFD_INFO_PID,
+};
 
 pub(super) fn detect() -> Vec<(String, Capability)> {
     let clone3 = clone3();
@@ -46,14 +69,22 @@ pub(super) fn detect() -> Vec<(String, Capability)> {
         (clear_sighand(), clone_pidfd(), into_cgroup())
     } else {
         // CLONE_PIDFD works with the legacy clone too (which this probe does not make).
-        let unprobed = observed(
-            false,
-            UNPROBED,
-            Some("probed with clone3, which is refused here: unknown".to_string()),
-        );
-        (needs_clone3(), unprobed, needs_clone3())
+        (needs_clone3(), clone3_unprobed(), needs_clone3())
     };
     let pidfd = self_pidfd();
+    let get_info = pidfd_get_info(&pidfd);
+    let (info_exit, autoreap, nnp, autokill) = if clone3.available {
+        let nnp = nnp();
+        let info_exit = if get_info.available {
+            pidfd_info_exit()
+        } else {
+            observed(false, "kernel-ioctl", Some("needs PIDFD_GET_INFO".to_string()))
+        };
+        (info_exit, autoreap(), autokill(nnp.available), nnp)
+    } else {
+        let u = clone3_unprobed;
+        (u(), u(), u(), u())
+    };
     let mut caps = vec![
         ("clone3".to_string(), clone3),
         ("CLONE_CLEAR_SIGHAND".to_string(), clear_sighand),
@@ -68,6 +99,11 @@ pub(super) fn detect() -> Vec<(String, Capability)> {
             close_range(CLOSE_RANGE_CLOEXEC),
         ),
         ("PR_SET_PDEATHSIG".to_string(), pdeathsig()),
+        ("PIDFD_GET_INFO".to_string(), get_info),
+        ("PIDFD_INFO_EXIT".to_string(), info_exit),
+        ("CLONE_AUTOREAP".to_string(), autoreap),
+        ("CLONE_NNP".to_string(), nnp),
+        ("CLONE_PIDFD_AUTOKILL".to_string(), autokill),
     ];
     if let Ok(fd) = pidfd {
         // SAFETY: closes the pidfd self_pidfd opened, which nothing else knows about.
@@ -76,6 +112,15 @@ pub(super) fn detect() -> Vec<(String, Capability)> {
     #[cfg(target_os = "linux")]
     caps.push(("crate.clone3".to_string(), crate_clone3()));
     caps
+}
+
+/// A feature probed with clone3 where clone3 is refused: unknown.
+fn clone3_unprobed() -> Capability {
+    observed(
+        false,
+        UNPROBED,
+        Some("probed with clone3, which is refused here: unknown".to_string()),
+    )
 }
 
 /// Whether this crate can call clone3 on the target architecture (it needs a trampoline),
@@ -97,6 +142,21 @@ fn transient(errno: i32) -> bool {
     matches!(
         errno,
         libc::EAGAIN | libc::EMFILE | libc::ENFILE | libc::ENOMEM | libc::EINTR
+    )
+}
+
+/// Whether a probe's errno is a refusal (a seccomp filter, an LSM, a missing privilege),
+/// which says nothing about what the kernel has.
+fn refusal(errno: i32) -> bool {
+    matches!(errno, libc::EPERM | libc::EACCES)
+}
+
+/// The answer for a refused probe: unknown.
+fn refused(call: &str, e: i32) -> Capability {
+    observed(
+        false,
+        REFUSED,
+        Some(format!("{call} answered {}: refused, unknown", errno::name(e))),
     )
 }
 
@@ -383,4 +443,266 @@ fn clone_pidfd() -> Capability {
             Some(format!("waitpid failed: {e}")),
         ),
     }
+}
+
+/// `clone3` with fork semantics (no `CLONE_VM`): in the parent the child's pid and, with
+/// `CLONE_PIDFD`, its pidfd (else -1), or the errno. The child runs `child`, which makes
+/// async-signal-safe calls only, and `_exit`s with what it returns.
+fn clone3_fork(flags: u64, exit_signal: u64, child: fn() -> i32) -> Result<(c_long, i32), i32> {
+    let mut pidfd: libc::c_int = -1;
+    let args = CloneArgs {
+        flags,
+        pidfd: &mut pidfd as *mut libc::c_int as u64,
+        exit_signal,
+        ..CloneArgs::default()
+    };
+    // SAFETY: without CLONE_VM this is a fork: the child has its own copy of memory and only
+    // runs `child` (async-signal-safe by contract) and _exit; the kernel writes the pidfd
+    // into `pidfd`, alive here.
+    let pid = unsafe {
+        libc::syscall(
+            libc::SYS_clone3,
+            &args as *const CloneArgs,
+            crate::sys::linux_kernel::CLONE_ARGS_SIZE_VER0,
+        )
+    };
+    if pid == 0 {
+        // SAFETY: in the child; ends it with the child function's answer.
+        unsafe { libc::_exit(child()) }
+    }
+    if pid == -1 {
+        return Err(last_errno());
+    }
+    Ok((pid, pidfd))
+}
+
+/// The answer for a clone3 flag probe whose clone3 failed with `e`.
+fn clone3_refused(e: i32) -> Capability {
+    match e {
+        e if transient(e) => probe_failed(e),
+        e if refusal(e) => refused("clone3", e),
+        libc::EINVAL => observed(
+            false,
+            "kernel-clone3-child",
+            Some("EINVAL: the kernel does not know the flag".to_string()),
+        ),
+        e => observed(
+            false,
+            "kernel-clone3-child",
+            Some(format!("clone3 answered {}", errno::name(e))),
+        ),
+    }
+}
+
+/// `PIDFD_GET_INFO` on `pidfd` asking for `mask`: the reply, or the errno.
+fn get_info(pidfd: libc::c_int, mask: u64) -> Result<PidfdInfo, i32> {
+    let mut info = PidfdInfo {
+        mask,
+        ..PidfdInfo::default()
+    };
+    // SAFETY: the ioctl fills at most size_of::<PidfdInfo>() bytes (its size is in the
+    // request number); `info` outlives the call.
+    let rc = unsafe { libc::ioctl(pidfd, PIDFD_GET_INFO, &mut info as *mut PidfdInfo) };
+    if rc == -1 {
+        return Err(last_errno());
+    }
+    Ok(info)
+}
+
+/// Waits up to `ms` for `pidfd` to become readable (its process exited): whether it did.
+fn exited_within(pidfd: libc::c_int, ms: libc::c_int) -> bool {
+    let mut p = libc::pollfd {
+        fd: pidfd,
+        events: libc::POLLIN,
+        revents: 0,
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_millis(ms as u64);
+    loop {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        // SAFETY: one pollfd, alive for the call.
+        let rc = unsafe { libc::poll(&mut p, 1, left.as_millis() as libc::c_int) };
+        match rc {
+            1.. => return p.revents & libc::POLLIN != 0,
+            0 => return false,
+            _ if last_errno() == libc::EINTR => continue,
+            _ => return false,
+        }
+    }
+}
+
+/// Closes an fd this module opened.
+fn close(fd: libc::c_int) {
+    if fd >= 0 {
+        // SAFETY: the fd is this probe's own, closed once.
+        unsafe { libc::close(fd) };
+    }
+}
+
+/// Kills the child behind `pidfd` (a probe that went wrong) so that nothing outlives it.
+fn kill(pidfd: libc::c_int) {
+    // SAFETY: signals the probe's own child through its pidfd; no siginfo.
+    unsafe {
+        libc::syscall(
+            libc::SYS_pidfd_send_signal,
+            pidfd,
+            libc::SIGKILL,
+            std::ptr::null::<libc::siginfo_t>(),
+            0,
+        )
+    };
+}
+
+fn pidfd_get_info(pidfd: &Result<libc::c_int, i32>) -> Capability {
+    let fd = match *pidfd {
+        Ok(fd) => fd,
+        Err(e) if transient(e) => return probe_failed(e),
+        Err(_) => {
+            return observed(false, "kernel-ioctl", Some("needs pidfd_open".to_string()));
+        }
+    };
+    match get_info(fd, PIDFD_INFO_PID) {
+        // SAFETY: getpid has no preconditions.
+        Ok(info) if info.mask & PIDFD_INFO_PID != 0 && info.pid == unsafe { libc::getpid() } as u32 => {
+            observed(true, "kernel-ioctl", None)
+        }
+        Ok(info) => observed(
+            false,
+            "kernel-ioctl",
+            Some(format!("answered mask {:#x}, pid {}", info.mask, info.pid)),
+        ),
+        Err(e) if transient(e) => probe_failed(e),
+        Err(e) if refusal(e) => refused("PIDFD_GET_INFO", e),
+        Err(e) => observed(false, "kernel-ioctl", Some(errno::name(e))),
+    }
+}
+
+fn pidfd_info_exit() -> Capability {
+    let (pid, pidfd) = match clone3_fork(libc::CLONE_PIDFD as u64, libc::SIGCHLD as u64, || 7) {
+        Ok(child) => child,
+        Err(e) if transient(e) => return probe_failed(e),
+        Err(e) => return observed(false, "kernel-ioctl", Some(format!("clone3 answered {}", errno::name(e)))),
+    };
+    let reaped = reap(pid);
+    let answer = match (reaped, get_info(pidfd, PIDFD_INFO_EXIT)) {
+        (Err(e), _) => observed(false, "kernel-ioctl", Some(format!("waitpid failed: {e}"))),
+        (Ok(status), Ok(info)) if info.mask & PIDFD_INFO_EXIT != 0 && info.exit_code == status => {
+            observed(true, "kernel-ioctl", None)
+        }
+        (Ok(status), Ok(info)) => observed(
+            false,
+            "kernel-ioctl",
+            Some(format!(
+                "answered mask {:#x}, exit_code {:#x} for wait status {status:#x}",
+                info.mask, info.exit_code
+            )),
+        ),
+        (Ok(_), Err(e)) if transient(e) => probe_failed(e),
+        (Ok(_), Err(e)) if refusal(e) => refused("PIDFD_GET_INFO", e),
+        (Ok(_), Err(e)) => observed(
+            false,
+            "kernel-ioctl",
+            Some(format!("{} for a reaped child", errno::name(e))),
+        ),
+    };
+    close(pidfd);
+    answer
+}
+
+fn autoreap() -> Capability {
+    let flags = libc::CLONE_PIDFD as u64 | CLONE_AUTOREAP;
+    let (pid, pidfd) = match clone3_fork(flags, 0, || 0) {
+        Ok(child) => child,
+        Err(e) => return clone3_refused(e),
+    };
+    let exited = exited_within(pidfd, 10_000);
+    let mut status = 0;
+    // SAFETY: looks for our own child, which has no exit signal (hence __WALL); WNOHANG.
+    let rc = unsafe { libc::waitpid(pid as libc::pid_t, &mut status, libc::WNOHANG | libc::__WALL) };
+    let e = last_errno();
+    let answer = match rc {
+        -1 if e == libc::ECHILD && exited => observed(true, "kernel-clone3-child", None),
+        -1 => observed(false, "kernel-clone3-child", Some(format!("waitpid answered {}", errno::name(e)))),
+        0 => {
+            kill(pidfd);
+            // SAFETY: as above, now waiting for the killed child, if the kernel left it.
+            unsafe { libc::waitpid(pid as libc::pid_t, &mut status, libc::__WALL) };
+            observed(false, "kernel-clone3-child", Some("the child did not exit within 10 s".to_string()))
+        }
+        _ => observed(
+            false,
+            "kernel-clone3-child",
+            Some("clone3 took the flag, but the child was left for waitpid".to_string()),
+        ),
+    };
+    close(pidfd);
+    answer
+}
+
+fn nnp() -> Capability {
+    // SAFETY: PR_GET_NO_NEW_PRIVS reads this process's flag and changes nothing.
+    let own = unsafe { libc::prctl(libc::PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) };
+    let child = || {
+        // SAFETY: a raw prctl in the fork child, async-signal-safe; it only reads the flag.
+        let nnp = unsafe { libc::syscall(libc::SYS_prctl, libc::PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) };
+        if nnp == 1 { 0 } else { 1 }
+    };
+    let (pid, pidfd) = match clone3_fork(CLONE_NNP, libc::SIGCHLD as u64, child) {
+        Ok(child) => child,
+        Err(e) => return clone3_refused(e),
+    };
+    close(pidfd);
+    match reap(pid) {
+        // This process had no_new_privs already: the child inherits it, flag or not.
+        Ok(0) if own == 1 => observed(
+            true,
+            "kernel-clone3-child",
+            Some("clone3 took the flag; this process has no_new_privs already, so the child's says no more".to_string()),
+        ),
+        Ok(0) => observed(true, "kernel-clone3-child", None),
+        Ok(status) => observed(
+            false,
+            "kernel-clone3-child",
+            Some(format!("clone3 took the flag, but the child ended with wait status {status:#x} (1 << 8: no no_new_privs)")),
+        ),
+        Err(e) => observed(false, "kernel-clone3-child", Some(format!("waitpid failed: {e}"))),
+    }
+}
+
+fn autokill(nnp: bool) -> Capability {
+    // With CLONE_NNP no privilege is needed; without it (a kernel that lacks CLONE_NNP lacks
+    // this flag too) EPERM says only that CAP_SYS_ADMIN is missing.
+    let flags = libc::CLONE_PIDFD as u64
+        | CLONE_AUTOREAP
+        | CLONE_PIDFD_AUTOKILL
+        | if nnp { CLONE_NNP } else { 0 };
+    let child = || loop {
+        // SAFETY: pause is async-signal-safe; the child waits for the SIGKILL.
+        unsafe { libc::pause() };
+    };
+    let (pid, pidfd) = match clone3_fork(flags, 0, child) {
+        Ok(child) => child,
+        Err(e) => return clone3_refused(e),
+    };
+    // SAFETY: pidfd_open on our own child, which cannot have been reaped (it waits for a
+    // signal); the fd is closed below.
+    let watch = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0) } as libc::c_int;
+    if watch < 0 {
+        let e = last_errno();
+        kill(pidfd);
+        close(pidfd);
+        return observed(false, UNPROBED, Some(format!("pidfd_open answered {}: unknown", errno::name(e))));
+    }
+    close(pidfd);
+    let answer = if exited_within(watch, 10_000) {
+        observed(true, "kernel-clone3-child", None)
+    } else {
+        kill(watch);
+        observed(
+            false,
+            "kernel-clone3-child",
+            Some("clone3 took the flag, but closing its pidfd left the child running".to_string()),
+        )
+    };
+    close(watch);
+    answer
 }

@@ -11,9 +11,11 @@
 //! | `setflags-<ERRNO>` | `posix_spawnattr_setflags` refused it (`setflags-EINVAL`) |
 //! | `not-declared-for-target` | neither the `libc` crate nor this crate knows the value here |
 //! | `kernel-syscall` | a syscall that creates nothing answered (not `ENOSYS`) |
-//! | `kernel-clone3-child` | `clone3` with the flag created a child that exited at once |
+//! | `kernel-clone3-child` | `clone3` with the flag created a child, and what the flag promises was seen |
+//! | `kernel-ioctl` | a pidfd ioctl answered (`PIDFD_GET_INFO`): filled what was asked, or an errno that says the kernel lacks it |
 //! | `crate-arch` | compiled into this crate for the target architecture or not (`crate.clone3`: a clone3 trampoline), whatever the kernel has |
 //! | `kernel-unprobed` | the probe needs a call this process cannot make (`CLONE_PIDFD` is probed with clone3): unknown |
+//! | `kernel-refused` | the probe was refused (`EPERM`, `EACCES`: a seccomp filter, an LSM, a missing privilege): unknown, not absent |
 //! | `kernel-probe-failed` | the kernel probe itself failed for want of resources (`EAGAIN`, `EMFILE`, `ENFILE`, `ENOMEM`): unknown, so `available` (false) means nothing |
 //!
 //! An accepted flag is not yet a working flag: the conformance suite checks behaviour.
@@ -74,6 +76,9 @@ pub fn detect() -> Capabilities {
 pub const PROBE_FAILED: &str = "kernel-probe-failed";
 /// The `how` of a kernel feature this process could not probe: unknown, not absent.
 pub const UNPROBED: &str = "kernel-unprobed";
+/// The `how` of a kernel feature whose probe was refused (a filter, an LSM, a privilege):
+/// unknown, not absent.
+pub const REFUSED: &str = "kernel-refused";
 
 /// A capability as observed in this process.
 fn observed(available: bool, how: impl Into<String>, note: Option<String>) -> Capability {

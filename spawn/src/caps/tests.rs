@@ -74,10 +74,10 @@ fn musl(#[case] name: &str, #[case] available: bool, #[case] how: &str) {
     );
 }
 
-/// This machine's kernel (6.x) has every kernel feature the table lists: clone3 (5.3),
-/// CLONE_PIDFD (5.2), CLONE_CLEAR_SIGHAND (5.5), CLONE_INTO_CGROUP (5.7), pidfd_open (5.3),
-/// pidfd_send_signal (5.1), waitid(P_PIDFD) (5.4), close_range (5.9) and
-/// CLOSE_RANGE_CLOEXEC (5.11), and prctl's PR_SET_PDEATHSIG (2.1.57).
+/// Every kernel feature is reported, and its answer is one of the vocabulary's: an unknown
+/// (`kernel-unprobed`, `kernel-refused`, `kernel-probe-failed`) is never `available`. Which
+/// features a given kernel release has is checked against the documented first releases by
+/// `tests/kernel_releases.rs` (the releases live once, in targets/linux-kernel/kernel.yaml).
 #[cfg(target_os = "linux")]
 #[rstest]
 #[case("clone3")]
@@ -90,7 +90,39 @@ fn musl(#[case] name: &str, #[case] available: bool, #[case] how: &str) {
 #[case("close_range")]
 #[case("CLOSE_RANGE_CLOEXEC")]
 #[case("PR_SET_PDEATHSIG")]
+#[case("PIDFD_GET_INFO")]
+#[case("PIDFD_INFO_EXIT")]
+#[case("CLONE_AUTOREAP")]
+#[case("CLONE_NNP")]
+#[case("CLONE_PIDFD_AUTOKILL")]
 fn linux_kernel_features(#[case] name: &str) {
     let cap = &detect()[name];
-    assert!(cap.available, "{name}: {cap:?}");
+    let known = [
+        "kernel-syscall",
+        "kernel-clone3-child",
+        "kernel-ioctl",
+    ];
+    let unknown = [super::UNPROBED, super::REFUSED, super::PROBE_FAILED];
+    assert!(
+        known.contains(&cap.how.as_str()) || unknown.contains(&cap.how.as_str()),
+        "{name}: {cap:?}"
+    );
+    assert!(
+        !(cap.available && unknown.contains(&cap.how.as_str())),
+        "{name}: {cap:?}"
+    );
+    println!("{name}: {cap:?}");
+}
+
+/// The probes change nothing in this process: `no_new_privs` stays as it was (the CLONE_NNP
+/// and CLONE_PIDFD_AUTOKILL probes set it in their children only).
+#[cfg(target_os = "linux")]
+#[test]
+fn kernel_probes_leave_no_new_privs_alone() {
+    // SAFETY: PR_GET_NO_NEW_PRIVS only reads this process's flag.
+    let before = unsafe { libc::prctl(libc::PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) };
+    let _ = detect();
+    // SAFETY: as above.
+    let after = unsafe { libc::prctl(libc::PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) };
+    assert_eq!(before, after, "no_new_privs changed");
 }
