@@ -191,33 +191,20 @@ fn clone3() -> Capability {
 }
 
 fn clear_sighand() -> Capability {
-    let args = CloneArgs {
-        flags: CLONE_CLEAR_SIGHAND,
-        exit_signal: libc::SIGCHLD as u64,
-        ..CloneArgs::default()
-    };
-    // SAFETY: without CLONE_VM this is a fork: the child has its own copy of memory and only
-    // calls _exit (async-signal-safe), so other threads' locks cannot matter.
-    let pid = unsafe {
-        libc::syscall(
-            libc::SYS_clone3,
-            &args as *const CloneArgs,
-            crate::sys::linux_kernel::CLONE_ARGS_SIZE_VER0,
-        )
-    };
-    if pid == 0 {
-        // SAFETY: in the child; ends it at once.
-        unsafe { libc::_exit(0) }
-    }
-    if pid == -1 {
-        let e = last_errno();
-        if transient(e) {
-            return probe_failed(e);
+    let pid = match clone3_fork(CLONE_CLEAR_SIGHAND, libc::SIGCHLD as u64, || 0) {
+        Ok((pid, _)) => pid,
+        Err(e) if transient(e) => return probe_failed(e),
+        Err(e) => {
+            let note = (e != libc::EINVAL).then(|| format!("clone3 answered {}", errno::name(e)));
+            return observed(false, "kernel-clone3-child", note);
         }
-        let note = (e != libc::EINVAL).then(|| format!("clone3 answered {}", errno::name(e)));
-        return observed(false, "kernel-clone3-child", note);
-    }
-    match reap(pid) {
+    };
+    child_ended(reap(pid))
+}
+
+/// The answer for a probe child that was to exit with 0: available if it did.
+fn child_ended(reaped: io::Result<i32>) -> Capability {
+    match reaped {
         Ok(0) => observed(true, "kernel-clone3-child", None),
         Ok(status) => observed(
             false,
@@ -393,33 +380,11 @@ fn into_cgroup() -> Capability {
 }
 
 fn clone_pidfd() -> Capability {
-    let mut pidfd: libc::c_int = -1;
-    let args = CloneArgs {
-        flags: libc::CLONE_PIDFD as u64,
-        pidfd: &mut pidfd as *mut libc::c_int as u64,
-        exit_signal: libc::SIGCHLD as u64,
-        ..CloneArgs::default()
+    let (pid, pidfd) = match clone3_fork(libc::CLONE_PIDFD as u64, libc::SIGCHLD as u64, || 0) {
+        Ok(child) => child,
+        Err(e) if transient(e) => return probe_failed(e),
+        Err(e) => return observed(false, "kernel-clone3-child", Some(errno::name(e))),
     };
-    // SAFETY: without CLONE_VM this is a fork: the child has its own copy of memory and only
-    // calls _exit (async-signal-safe); the kernel writes the pidfd into `pidfd`, alive here.
-    let pid = unsafe {
-        libc::syscall(
-            libc::SYS_clone3,
-            &args as *const CloneArgs,
-            size_of::<CloneArgs>(),
-        )
-    };
-    if pid == 0 {
-        // SAFETY: in the child; ends it at once.
-        unsafe { libc::_exit(0) }
-    }
-    if pid == -1 {
-        let e = last_errno();
-        if transient(e) {
-            return probe_failed(e);
-        }
-        return observed(false, "kernel-clone3-child", Some(errno::name(e)));
-    }
     let reaped = reap(pid);
     if pidfd < 0 {
         return observed(
@@ -430,19 +395,7 @@ fn clone_pidfd() -> Capability {
     }
     // SAFETY: closes the pidfd the kernel just gave us.
     unsafe { libc::close(pidfd) };
-    match reaped {
-        Ok(0) => observed(true, "kernel-clone3-child", None),
-        Ok(status) => observed(
-            false,
-            "kernel-clone3-child",
-            Some(format!("the child ended with wait status {status:#x}")),
-        ),
-        Err(e) => observed(
-            false,
-            "kernel-clone3-child",
-            Some(format!("waitpid failed: {e}")),
-        ),
-    }
+    child_ended(reaped)
 }
 
 /// `clone3` with fork semantics (no `CLONE_VM`): in the parent the child's pid and, with
