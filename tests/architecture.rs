@@ -12,6 +12,9 @@
 //!   locking or panicking call (`child_side_code_allocates_and_panics_nowhere`), the Linux
 //!   child calls the kernel, never a libc wrapper (`the_linux_child_calls_the_kernel_directly`),
 //!   and commands write their files only through `atomic` (`outputs_go_through_atomic`).
+//! - The module graph (`architecture/modgraph.rs`): `module_graph` prints, per crate, its
+//!   modules, cycles and upward imports by the layer tables below; the tool has no cycle and
+//!   no upward import (`the_tool_has_no_module_cycle`).
 //!
 //! The source scans read code only: comments and everything from a file's first `#[cfg(test)]`
 //! on are skipped, as are `tests.rs` files and `tests/` folders.
@@ -562,4 +565,279 @@ fn outputs_go_through_atomic() {
         found.is_empty(),
         "outputs must go through spawnmatrix::atomic: {found:#?}"
     );
+}
+
+#[path = "architecture/modgraph.rs"]
+mod modgraph;
+
+use modgraph::{Crate, Layers};
+
+/// Where the module graph is read: this checkout, or the one `SPAWNMATRIX_GRAPH_ROOT` names
+/// (say an older commit, `git archive REV | tar -x -C DIR`), so both are measured alike.
+fn graph_root() -> PathBuf {
+    std::env::var_os("SPAWNMATRIX_GRAPH_ROOT").map_or_else(root, PathBuf::from)
+}
+
+/// The library's layers, highest first; a module is in the layer of its longest listed
+/// ancestor. (Before issue 33 moved the files into these folders, this table placed each old
+/// module in the layer it was to move to, which is how the "before" figures were taken.)
+const SPAWN_LAYERS: Layers = &[
+    ("interop", &["os", "tokio", "async_io", "from_std"]),
+    (
+        "front",
+        &[
+            "command",
+            "command_setup",
+            "command_debug",
+            "command_iters",
+            "child",
+            "stdio",
+            "status",
+            "output",
+            "wait_timeout",
+            "exit_notifier",
+            "pidfd",
+            "exec",
+            "retry",
+        ],
+    ),
+    (
+        "strategies",
+        &["dispatch", "posix", "linux", "fork", "no_clone", "learned"],
+    ),
+    (
+        "plan",
+        &[
+            "plan",
+            "fdplan",
+            "cstr",
+            "cstr_array",
+            "env",
+            "initial_env",
+            "search",
+            "sigs",
+            "closefds",
+        ],
+    ),
+    (
+        "child side",
+        &["exec_child", "child_calls", "closefds::imp", "ids"],
+    ),
+    ("request", &["rlimit", "error", "strategy"]),
+    ("platform", &["platform", "glibc_version", "sys", "caps"]),
+];
+
+/// The tool's layers, highest first: the renderers over the matrix over the producers over
+/// the report over the shared helpers (ARCHITECTURE.md, `src/`).
+const TOOL_LAYERS: Layers = &[
+    ("published", &["published"]),
+    ("caps_header", &["caps_header"]),
+    ("matrix", &["matrix"]),
+    ("bench", &["bench"]),
+    ("sandbox, linkcheck", &["sandbox", "linkcheck"]),
+    ("fuzz", &["fuzz"]),
+    ("conformance", &["conformance"]),
+    ("platform, child", &["platform", "child"]),
+    ("report", &["report"]),
+    ("helpers", &["atomic", "worktree", "yaml"]),
+];
+
+/// The crates measured: name, root file, layers.
+const CRATES: &[(&str, &str, Layers)] = &[
+    ("spawnmatrix-spawn", "spawn/src/lib.rs", SPAWN_LAYERS),
+    ("spawnmatrix (lib)", "src/lib.rs", TOOL_LAYERS),
+    ("spawnmatrix (bin)", "src/main.rs", &[]),
+];
+
+/// One crate's graph, counted.
+struct Measured {
+    name: &'static str,
+    krate: Crate,
+    edges: BTreeSet<(String, String)>,
+    cycles: Vec<Vec<String>>,
+    upward: Vec<(String, String)>,
+    layers: Layers<'static>,
+}
+
+fn measure() -> Vec<Measured> {
+    let base = graph_root();
+    CRATES
+        .iter()
+        .map(|&(name, file, layers)| {
+            let krate = Crate::read(&base.join(file));
+            let edges = krate.edges();
+            let cycles = modgraph::cycles(&krate, &edges);
+            let upward = modgraph::upward(layers, &edges)
+                .into_iter()
+                .cloned()
+                .collect();
+            Measured {
+                name,
+                krate,
+                edges,
+                cycles,
+                upward,
+                layers,
+            }
+        })
+        .collect()
+}
+
+impl Measured {
+    /// `104 modules (109 files), 266 edges, 2 cycles (16 + 2 modules), 41 upward imports
+    /// (front: 3, …)`.
+    fn summary(&self) -> String {
+        let files: BTreeSet<&PathBuf> =
+            self.krate.modules.values().flat_map(|m| &m.files).collect();
+        let sizes: Vec<String> = self.cycles.iter().map(|c| c.len().to_string()).collect();
+        let mut per_layer = Vec::new();
+        for (rank, (layer, _)) in self.layers.iter().enumerate() {
+            let n = self
+                .upward
+                .iter()
+                .filter(|(a, _)| modgraph::layer_of(self.layers, a) == Some(rank))
+                .count();
+            per_layer.push(format!("{layer}: {n}"));
+        }
+        format!(
+            "{}: {} modules ({} files), {} edges, {} cycles{}, {} upward imports{}",
+            self.name,
+            self.krate.modules.len(),
+            files.len(),
+            self.edges.len(),
+            self.cycles.len(),
+            if sizes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({} modules)", sizes.join(" + "))
+            },
+            self.upward.len(),
+            if self.layers.is_empty() {
+                " (no layers declared)".to_string()
+            } else {
+                format!(" ({})", per_layer.join(", "))
+            },
+        )
+    }
+
+    /// The cycles and the upward imports, one per line.
+    fn details(&self) -> String {
+        let mut out = String::new();
+        for c in &self.cycles {
+            out.push_str(&format!("  cycle: {}\n", c.join(", ")));
+            for (a, b) in &self.edges {
+                let side = |m: &str| c.iter().position(|x| modgraph::is_within(m, x));
+                if let (Some(x), Some(y)) = (side(a), side(b)) {
+                    if x != y {
+                        out.push_str(&format!("    {a} → {b}\n"));
+                    }
+                }
+            }
+        }
+        for (a, b) in &self.upward {
+            let layer =
+                |m: &str| modgraph::layer_of(self.layers, m).map_or("?", |r| self.layers[r].0);
+            out.push_str(&format!(
+                "  upward: {a} ({}) → {b} ({})\n",
+                layer(a),
+                layer(b)
+            ));
+        }
+        out
+    }
+}
+
+/// The module graph of both crates: modules, cycles, upward imports per layer. Run with
+/// `cargo test --test architecture module_graph -- --nocapture` (and
+/// `SPAWNMATRIX_GRAPH_ROOT=DIR` for another checkout) to see the figures. It fails if the
+/// reader missed a source file, so the figures cover the whole crate.
+#[test]
+fn module_graph() {
+    let base = graph_root();
+    let measured = measure();
+    let mut seen = BTreeSet::new();
+    for m in &measured {
+        println!("{}\n{}", m.summary(), m.details());
+        seen.extend(
+            m.krate
+                .modules
+                .values()
+                .flat_map(|x| x.files.iter().cloned()),
+        );
+    }
+    let missed: Vec<String> = ["spawn/src", "src"]
+        .iter()
+        .flat_map(|dir| rust_files_under(&base.join(dir)))
+        .filter(|f| !seen.contains(f))
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(missed.is_empty(), "the graph reader missed {missed:#?}");
+}
+
+/// Every `.rs` file below `dir`, test files and folders left out.
+fn rust_files_under(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let p = e.path();
+        let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if p.is_dir() && name != "tests" {
+            out.extend(rust_files_under(&p));
+        } else if name.ends_with(".rs") && name != "tests.rs" {
+            out.push(p);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_tool_has_no_module_cycle() {
+    for m in measure()
+        .iter()
+        .filter(|m| m.name.starts_with("spawnmatrix ("))
+    {
+        assert!(m.cycles.is_empty(), "{}\n{}", m.summary(), m.details());
+        assert!(m.upward.is_empty(), "{}\n{}", m.summary(), m.details());
+    }
+}
+
+/// A crate in a temporary folder, from (file, text) pairs.
+fn planted_crate(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        fs::create_dir_all(path.parent().expect("a folder")).expect("mkdir");
+        fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+#[test]
+fn the_graph_finds_a_planted_cycle_and_an_upward_import() {
+    let dir = planted_crate(&[
+        ("lib.rs", "mod a;\nmod b;\nmod c;\npub use a::A;\n"),
+        ("a.rs", "pub struct A;\npub fn f() { crate::b::g() }\n"),
+        ("b.rs", "pub fn g() { let _ = super::a::f; }\n"),
+        (
+            "c.rs",
+            "use crate::A;\n// use crate::b;\nconst S: &str = \"crate::b::g\";\n\
+             #[path = \"x/d.rs\"]\nmod d;\n#[cfg(test)]\nmod tests { use crate::b; }\n",
+        ),
+        ("x/d.rs", "fn h() { super::super::a::f() }\n"),
+    ]);
+    let krate = Crate::read(&dir.path().join("lib.rs"));
+    let edges = krate.edges();
+    let pairs: Vec<(&str, &str)> = edges
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    // `crate::A` is followed through the root's re-export to `a`; comments, strings and test
+    // code name nothing.
+    assert_eq!(
+        pairs,
+        [("", "a"), ("a", "b"), ("b", "a"), ("c", "a"), ("c::d", "a")]
+    );
+    assert_eq!(modgraph::cycles(&krate, &edges), [["a", "b"]]);
+    let layers: Layers = &[("top", &["a"]), ("bottom", &["b", "c"])];
+    let up: Vec<_> = modgraph::upward(layers, &edges);
+    assert_eq!(up.len(), 3, "{up:?}");
 }
