@@ -82,7 +82,7 @@ fn only_clone3(requested: Strategy, p: &mut Prepared) -> io::Result<(Spawned, St
 }
 
 const REFUSED_POSIX_SPAWN: &str =
-    "run: the libc's posix_spawn cannot create a process or report its exec error here";
+    "run: the libc's posix_spawn cannot create a process or report its exec error";
 const REFUSED_CLONE3: &str =
     "run: the kernel refuses clone3 here, or runs it without sharing memory (valgrind, qemu-user)";
 const REFUSED_CLONE_VM: &str =
@@ -149,6 +149,37 @@ pub(super) fn unsupported(strategy: Strategy, what: &'static str) -> io::Error {
 mod tests {
     use super::*;
     use rstest::rstest;
+
+    /// The message adds " here" itself: no reason may say it again ("... here here"). Every
+    /// reason string of the crate's sources is checked, as the message prints it.
+    #[test]
+    fn no_unsupported_message_says_here_twice() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = vec![src];
+        let mut twice = Vec::new();
+        while let Some(path) = files.pop() {
+            if path.is_dir() {
+                files.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            // A reason is a literal passed to `unsupported(strategy, ...)` or held by a
+            // `&str` const named for a refusal: each literal ending in " here".
+            for (n, line) in text.lines().enumerate() {
+                let reason = line.contains("unsupported(") || line.contains("REFUSED_")
+                    || line.trim_start().starts_with('"');
+                if reason && (line.contains(" here\")") || line.contains(" here\";")) {
+                    twice.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                }
+            }
+        }
+        let shown = unsupported(Strategy::PosixSpawn, REFUSED_POSIX_SPAWN).to_string();
+        assert!(!shown.ends_with("here here"), "{shown}");
+        assert!(twice.is_empty(), "reasons ending in \"here\": {twice:#?}");
+    }
 
     use Strategy::*;
 

@@ -162,7 +162,7 @@ fn spawned_with_pidfd(raw: libc::c_int) -> io::Result<Spawned> {
 /// The copies must stay open until `posix_spawn` has returned.
 fn file_actions(p: &Prepared) -> io::Result<(FileActions, Vec<OwnedFd>)> {
     let mut fa = FileActions::new()?;
-    let missing = || unsupported(Strategy::PosixSpawn, "change directory here");
+    let missing = || unsupported(Strategy::PosixSpawn, "change directory");
     if let Some(path) = &p.cwd_path {
         fa.chdir(spawn_ext::addchdir().ok_or_else(missing)?.func, path)?;
     }
@@ -171,7 +171,7 @@ fn file_actions(p: &Prepared) -> io::Result<(FileActions, Vec<OwnedFd>)> {
     }
     if let Some(tty) = p.foreground {
         let f = spawn_ext::addtcsetpgrp()
-            .ok_or_else(|| unsupported(Strategy::PosixSpawn, "set the foreground group here"))?;
+            .ok_or_else(|| unsupported(Strategy::PosixSpawn, "set the foreground group"))?;
         // glibc runs it after setpgid (attributes come before every file action), as
         // `tcsetpgrp(tty, getpgrp())`: the child's own group, as the other strategies do.
         fa.tcsetpgrp(f.func, tty)?;
@@ -196,7 +196,7 @@ fn file_actions(p: &Prepared) -> io::Result<(FileActions, Vec<OwnedFd>)> {
 
 /// How `close_fds` is done here (`cannot_express` has refused a libc without a way).
 fn close_fds_closer() -> io::Result<closing::Closer> {
-    closing::closer().ok_or_else(|| unsupported(Strategy::PosixSpawn, "close other fds here"))
+    closing::closer().ok_or_else(|| unsupported(Strategy::PosixSpawn, "close other fds"))
 }
 
 /// Signal defaults (always: SIGPIPE), mask, process group, session.
