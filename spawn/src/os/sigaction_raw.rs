@@ -27,6 +27,33 @@ pub(crate) unsafe fn has_handler(sig: libc::c_int) -> Option<bool> {
     Some(old.handler != libc::SIG_DFL && old.handler != libc::SIG_IGN)
 }
 
+/// Adds to `set` each signal the libc keeps for itself (from 32 up to `SIGRTMIN`: glibc's
+/// `SIGCANCEL` and `SIGSETXID`, musl's 32 to 34) that this process does not ignore, writing
+/// the bits directly (libc's `sigaddset` refuses these numbers). For `posix_spawn`'s
+/// `SIGDEFAULT` set: glibc's and musl's child ignore each such signal that is not in it
+/// (glibc `sysdeps/unix/sysv/linux/spawni.c`, `__is_internal_signal`), and the ignore
+/// survives `execve`, where every other strategy leaves it at its default (the parent's
+/// libc handler is reset like any caught signal) or ignored (where this process ignores it).
+pub(crate) fn add_reserved_unless_ignored(set: &mut libc::sigset_t) {
+    let bits = libc::c_ulong::BITS as usize;
+    let words = std::mem::size_of::<libc::sigset_t>() / std::mem::size_of::<libc::c_ulong>();
+    let ptr = (set as *mut libc::sigset_t).cast::<libc::c_ulong>();
+    for sig in 32..libc::SIGRTMIN() {
+        let mut old = KernelSigaction::default();
+        // SAFETY: a query of one signal's action into a kernel-sized struct.
+        if unsafe { rt_sigaction(sig, std::ptr::null(), &mut old) } == -1
+            || old.handler == libc::SIG_IGN
+        {
+            continue;
+        }
+        let bit = (sig - 1) as usize;
+        if bit / bits < words {
+            // SAFETY: a word inside `set`, which is an array of unsigned longs on Linux.
+            unsafe { *ptr.add(bit / bits) |= 1 << (bit % bits) };
+        }
+    }
+}
+
 /// Sets `sig` to `SIG_DFL` with an empty mask and no flags. Returns 0 or an errno.
 ///
 /// # Safety

@@ -203,7 +203,11 @@ fn close_fds_closer() -> io::Result<closing::Closer> {
 fn attributes(p: &Prepared) -> io::Result<Attr> {
     let mut attr = Attr::new()?;
     let mut flags = libc::POSIX_SPAWN_SETSIGDEF as libc::c_short;
-    attr.set_sigdefault(&sigs::set_of(&p.default_signals, "reset to SIG_DFL")?)?;
+    let mut defaults = sigs::set_of(&p.default_signals, "reset to SIG_DFL")?;
+    // Else the libc's child would ignore its own reserved signals (32, 33 on glibc) from then
+    // on: the same dispositions as every other strategy gives.
+    os::add_reserved_unless_ignored(&mut defaults);
+    attr.set_sigdefault(&defaults)?;
     if let Some(mask) = &p.mask {
         attr.set_sigmask(mask)?;
         flags |= libc::POSIX_SPAWN_SETSIGMASK as libc::c_short;
