@@ -194,7 +194,7 @@ impl Child {
         if !self.own_group {
             return Err(process_group::not_a_leader());
         }
-        if self.status.get().is_some() {
+        if self.status.get().is_some() || self.pid <= 0 {
             return Err(process_group::released());
         }
         // Reaped elsewhere? A pidfd tells for certain; by pid, another child of this
@@ -248,7 +248,12 @@ impl Child {
         self.try_wait()
     }
 
-    /// The child's process id.
+    /// The child's process id. Limit (Linux, the `posix_spawn` strategy with a pidfd):
+    /// `pidfd_spawn` gives no pid, and a child that the system reaped before its pid could be
+    /// read from the pidfd (`SIGCHLD` ignored and a program that ends at once) has none to
+    /// give: this is then 0, and the `Child` works through its pidfd (its `wait` gives the
+    /// status where Linux 6.15 keeps it, else `ECHILD`, as std's `wait` does with `SIGCHLD`
+    /// ignored).
     pub fn id(&self) -> u32 {
         self.pid as u32
     }
@@ -269,6 +274,9 @@ impl Child {
         if let Some(Ok(pidfd)) = &self.pidfd {
             return pidfd.kill();
         }
+        if self.pid <= 0 {
+            return Ok(()); // No pid and no pidfd: it was reaped before its pid was read.
+        }
         // SAFETY: kill with a pid this Child has not reaped, so it is still ours.
         check(unsafe { libc::kill(self.pid, libc::SIGKILL) }).map(drop)
     }
@@ -279,9 +287,30 @@ impl Child {
         if let Some(s) = self.status.get() {
             return Ok(*s);
         }
-        let s = wait_pid(self.pid, 0)?
-            .ok_or_else(|| io::Error::other("waitpid without WNOHANG returned 0"))?;
+        let s = match self.pid {
+            0 => self.wait_without_pid(false)?,
+            pid => wait_pid(pid, 0)?,
+        };
+        let s = s.ok_or_else(|| io::Error::other("waitpid without WNOHANG returned 0"))?;
         Ok(*self.status.get_or_init(|| s))
+    }
+
+    /// For a child with no pid (reaped before its pid was read): through its pidfd, and
+    /// once that answers `ECHILD`, the status the kernel kept, if it kept one.
+    fn wait_without_pid(&self, nohang: bool) -> io::Result<Option<ExitStatus>> {
+        let Some(Ok(pidfd)) = &self.pidfd else {
+            return Err(io::Error::from_raw_os_error(libc::ECHILD));
+        };
+        let r = match nohang {
+            true => pidfd.try_wait(),
+            false => pidfd.wait().map(Some),
+        };
+        match r {
+            Err(e) if e.raw_os_error() == Some(libc::ECHILD) => {
+                pidfd.exit_status().map(Some).ok_or(e)
+            }
+            r => r,
+        }
     }
 
     /// The status if the child has ended, without blocking.
@@ -289,7 +318,11 @@ impl Child {
         if let Some(s) = self.status.get() {
             return Ok(Some(*s));
         }
-        Ok(wait_pid(self.pid, libc::WNOHANG)?.map(|s| *self.status.get_or_init(|| s)))
+        let s = match self.pid {
+            0 => self.wait_without_pid(true)?,
+            pid => wait_pid(pid, libc::WNOHANG)?,
+        };
+        Ok(s.map(|s| *self.status.get_or_init(|| s)))
     }
 
     /// An fd that polls readable once the child has exited, so an event loop (tokio's
@@ -413,7 +446,8 @@ impl Drop for Child {
             Some(_) => None,
             None => exit_notifier::for_child(self).ok(),
         };
-        reaper::adopt(reaper::Orphan::new(Some(self.pid), pidfd, notifier));
+        let pid = (self.pid > 0).then_some(self.pid);
+        reaper::adopt(reaper::Orphan::new(pid, pidfd, notifier));
     }
 }
 

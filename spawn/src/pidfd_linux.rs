@@ -22,19 +22,18 @@ pub(super) fn unsupported() -> io::Error {
     )
 }
 
-/// The pid a pidfd refers to (its `/proc/self/fdinfo` `Pid:` line); an error once the process
-/// has been reaped (`Pid: -1`).
-pub(super) fn pid_of(fd: &OwnedFd) -> io::Result<libc::pid_t> {
-    let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{}", fd.as_raw_fd()))?;
-    let pid = info
-        .lines()
-        .find_map(|l| l.strip_prefix("Pid:"))
-        .and_then(|v| v.trim().parse::<libc::pid_t>().ok())
-        .ok_or_else(|| io::Error::other("no Pid: line in the pidfd's fdinfo"))?;
-    match pid {
-        p if p > 0 => Ok(p),
-        _ => Err(io::Error::from_raw_os_error(libc::ESRCH)),
-    }
+#[path = "pidfd_info.rs"]
+mod info;
+pub(super) use info::{identify, Identity};
+
+/// Kills the process behind a new pidfd and reaps it through the pidfd (never by pid), for
+/// a spawn whose child started but cannot be reported: `e` is that spawn's error.
+pub(super) fn abandon(fd: OwnedFd, e: io::Error) -> io::Error {
+    let p = PidFd::from(fd);
+    // Failure (ESRCH) means it is gone already; the wait reaps it either way.
+    let _ = p.kill();
+    let _ = p.wait();
+    e
 }
 
 /// A pidfd for `pid` looked up now. Race-free only while nothing can reap the child
@@ -95,6 +94,12 @@ impl PidFd {
         } else {
             Ok(())
         }
+    }
+
+    /// Its status once someone else reaped it, where the kernel keeps it (Linux 6.15's
+    /// `PIDFD_INFO_EXIT`).
+    pub(super) fn exit_status(&self) -> Option<ExitStatus> {
+        info::exit_status(&self.fd)
     }
 
     /// Whether the process is still an unreaped child of this process (running or a

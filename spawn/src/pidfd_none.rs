@@ -31,6 +31,11 @@ impl PidFd {
     }
 
     /// Never called here (no spawn gives a pidfd).
+    pub(super) fn exit_status(&self) -> Option<ExitStatus> {
+        None
+    }
+
+    /// Never called here (no spawn gives a pidfd).
     pub(super) fn unreaped(&self) -> io::Result<bool> {
         Err(unsupported())
     }
@@ -38,6 +43,11 @@ impl PidFd {
     /// Never called here (no spawn gives a pidfd).
     pub(super) fn kill_group(&self) -> Option<io::Result<()>> {
         None
+    }
+
+    /// Never called here (no spawn gives a pidfd).
+    pub(super) fn wait(&self) -> io::Result<ExitStatus> {
+        Err(unsupported())
     }
 
     /// Never called here (no spawn gives a pidfd).
@@ -57,7 +67,21 @@ impl std::os::fd::AsFd for PidFd {
     }
 }
 
+/// What a pidfd says about its process (never asked here: no `pidfd_spawn`).
+#[allow(dead_code)]
+pub(super) enum Identity {
+    /// Its pid.
+    Pid(libc::pid_t),
+    /// Reaped already.
+    Reaped(Option<ExitStatus>),
+}
+
 /// Never called here (no `pidfd_spawn`).
-pub(super) fn pid_of(_: &OwnedFd) -> io::Result<libc::pid_t> {
+pub(super) fn identify(_: &OwnedFd) -> io::Result<Identity> {
     Err(unsupported())
+}
+
+/// Never called here (no `pidfd_spawn`).
+pub(super) fn abandon(_: OwnedFd, e: io::Error) -> io::Error {
+    e
 }

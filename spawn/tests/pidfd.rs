@@ -207,3 +207,164 @@ fn failed_exec_with_a_pidfd_is_the_error(
     let r = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) };
     assert_eq!(r, -1, "{strategy}: a child is left over");
 }
+
+/// Whether `pidfd_spawn` is there (glibc 2.39+); says so when it is not.
+fn has_pidfd_spawn() -> bool {
+    let here = spawnmatrix_spawn::sys::spawn_ext::pidfd_spawn().is_some();
+    if !here {
+        println!("skipped: no pidfd_spawn in this libc (glibc 2.39+)");
+    }
+    here
+}
+
+/// A forced `PosixSpawn` with a pidfd, killed and waited for through its `Child`: the pid
+/// is this process's child (`waitpid` by `Child::id` reaps it), and none is left over.
+fn spawn_and_check_the_pid() {
+    let child = Command::new("sleep")
+        .arg("30")
+        .strategy(Strategy::PosixSpawn)
+        .create_pidfd(true)
+        .spawn()
+        .expect("a started child is a spawned child");
+    let pid = child.id() as libc::pid_t;
+    assert!(pid > 0, "no pid for a running child");
+    // SAFETY: signal 0 only checks.
+    assert_eq!(
+        unsafe { libc::kill(pid, 0) },
+        0,
+        "pid {pid} is not the child"
+    );
+    child.pidfd().unwrap().kill().unwrap();
+    let mut raw = 0;
+    // SAFETY: waits for the pid the Child gave: it must be ours.
+    let got = unsafe { libc::waitpid(pid, &mut raw, 0) };
+    assert_eq!(
+        got,
+        pid,
+        "waitpid({pid}): {}",
+        std::io::Error::last_os_error()
+    );
+    assert!(libc::WIFSIGNALED(raw) && libc::WTERMSIG(raw) == libc::SIGKILL);
+    // SAFETY: a null status pointer.
+    assert_eq!(
+        unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) },
+        -1
+    );
+}
+
+/// `SIGCHLD` ignored: the kernel reaps a child that ends at once, maybe before its pid is
+/// read from the pidfd. The spawn still succeeds every time (it was `ESRCH` in 19 of 40),
+/// the `Child` works through its pidfd, and its wait ends.
+#[test]
+fn pidfd_spawn_with_sigchld_ignored_never_fails_a_started_child() {
+    let _g = serial();
+    if !has_pidfd_spawn() {
+        return;
+    }
+    isolated(
+        "pidfd_spawn_with_sigchld_ignored_never_fails_a_started_child",
+        || {
+            // SAFETY: this sub-process ignores SIGCHLD from now on.
+            unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+            let mut without_pid = 0;
+            for run in 0..40 {
+                let mut child = Command::new("/bin/true")
+                    .strategy(Strategy::PosixSpawn)
+                    .create_pidfd(true)
+                    .spawn()
+                    .unwrap_or_else(|e| panic!("run {run}: a child that ran is an error: {e}"));
+                if child.id() == 0 {
+                    without_pid += 1;
+                }
+                match child.wait() {
+                    Ok(s) => assert!(s.success(), "run {run}: {s:?}"),
+                    Err(e) => assert_eq!(e.raw_os_error(), Some(libc::ECHILD), "run {run}: {e}"),
+                }
+            }
+            println!("{without_pid} of 40 children were reaped before their pid was read");
+        },
+    );
+}
+
+/// Unmounts `/proc` in a mount namespace of its own (root). The `/proc` mounts are made
+/// private first, so the unmount cannot propagate back to this process's namespace.
+fn without_proc() -> std::io::Result<()> {
+    // SAFETY: namespace and mount calls in the child before exec, async-signal-safe.
+    unsafe {
+        if libc::unshare(libc::CLONE_NEWNS) != 0
+            || libc::mount(
+                std::ptr::null(),
+                c"/proc".as_ptr(),
+                std::ptr::null(),
+                libc::MS_REC | libc::MS_PRIVATE,
+                std::ptr::null(),
+            ) != 0
+            || libc::umount2(c"/proc".as_ptr(), libc::MNT_DETACH) != 0
+        {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
+/// No `/proc`: the pid comes from the pidfd itself (`PIDFD_GET_INFO`), and is right; where
+/// the kernel lacks the ioctl the spawn is an error, with nothing left running.
+#[test]
+fn pidfd_spawn_without_proc_gives_the_right_pid() {
+    let _g = serial();
+    if !has_pidfd_spawn() {
+        return;
+    }
+    isolated::isolated_after(
+        "pidfd_spawn_without_proc_gives_the_right_pid",
+        without_proc,
+        || {
+            assert!(std::fs::metadata("/proc/self").is_err(), "/proc is mounted");
+            spawn_and_check_the_pid();
+        },
+    );
+}
+
+/// Makes the process about to exec pid 1 of a new pid namespace, keeping the old `/proc`
+/// (of the parent namespace): this process forks the one that goes on, waits for it and
+/// exits with its status.
+fn in_new_pid_namespace() -> std::io::Result<()> {
+    // SAFETY: unshare, fork, waitpid and _exit in the child before exec: async-signal-safe.
+    unsafe {
+        if libc::unshare(libc::CLONE_NEWPID) != 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        match libc::fork() {
+            -1 => Err(std::io::Error::last_os_error()),
+            0 => Ok(()),
+            pid => {
+                let mut st = 0;
+                while libc::waitpid(pid, &mut st, 0) == -1 {}
+                libc::_exit(if libc::WIFEXITED(st) {
+                    libc::WEXITSTATUS(st)
+                } else {
+                    1
+                })
+            }
+        }
+    }
+}
+
+/// A `/proc` of the parent pid namespace: its fdinfo would give the child's pid there, not
+/// here. `Child::id` is the pid in this process's namespace.
+#[test]
+fn pidfd_spawn_under_a_proc_of_another_pid_namespace_gives_this_namespaces_pid() {
+    let _g = serial();
+    if !has_pidfd_spawn() {
+        return;
+    }
+    isolated::isolated_after(
+        "pidfd_spawn_under_a_proc_of_another_pid_namespace_gives_this_namespaces_pid",
+        in_new_pid_namespace,
+        || {
+            // SAFETY: getpid cannot fail.
+            assert_eq!(unsafe { libc::getpid() }, 1, "not in a new pid namespace");
+            spawn_and_check_the_pid();
+        },
+    );
+}

@@ -146,12 +146,30 @@ pub(super) fn spawn(p: &mut Prepared) -> io::Result<Spawned> {
     Err(io::Error::from_raw_os_error(search.result()))
 }
 
-/// The child `pidfd_spawn` made, its pid read from the pidfd.
+/// The child `pidfd_spawn` made, its pid read from the pidfd (`pidfd_info.rs`).
 fn spawned_with_pidfd(raw: libc::c_int) -> io::Result<Spawned> {
     // SAFETY: the new pidfd pidfd_spawn stored, owned by nobody else.
     let fd = unsafe { OwnedFd::from_raw_fd(raw) };
-    // The child may already be gone (reaped unasked): then nothing is left to report on.
-    let pid = pidfd::pid_of(&fd)?;
+    let found = pidfd::identify(&fd);
+    spawned_from(fd, found)
+}
+
+/// A started child is never a failed spawn: one already reaped (`SIGCHLD` ignored) is a
+/// `Child` with no pid (0), known through its pidfd. Only one whose pid cannot be had at
+/// all (no `PIDFD_GET_INFO`, no `/proc` of this pid namespace) is an error, after it has been
+/// killed and reaped through the pidfd.
+fn spawned_from(fd: OwnedFd, found: io::Result<pidfd::Identity>) -> io::Result<Spawned> {
+    let pid = match found {
+        Ok(pidfd::Identity::Pid(pid)) => pid,
+        Ok(pidfd::Identity::Reaped(_)) => 0,
+        Err(e) => {
+            let e = io::Error::new(
+                e.kind(),
+                format!("pidfd_spawn started the program, but its pid cannot be read here (no PIDFD_GET_INFO, Linux 6.13, and no /proc of this pid namespace: {e}); it was killed and reaped"),
+            );
+            return Err(pidfd::abandon(fd, e));
+        }
+    };
     Ok(Spawned {
         pid,
         pidfd: Some(Ok(fd)),

@@ -47,3 +47,34 @@ fn path_misses_create_no_process(
     }
     assert_eq!(made, want_calls, "posix_spawn calls for PATH={path}");
 }
+
+/// A pidfd whose pid cannot be read: the spawn is an error only after the child behind the
+/// pidfd has been killed and reaped through it (nothing runs on, no zombie is left).
+#[cfg(target_os = "linux")]
+#[test]
+fn a_pidfd_without_a_readable_pid_is_killed_and_reaped_before_the_error() {
+    let child = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+    let pid = child.id() as libc::pid_t;
+    let fd = crate::pidfd::open(pid).unwrap();
+    let start = std::time::Instant::now();
+    let e = super::spawned_from(fd, Err(std::io::Error::other("no /proc"))).err().unwrap();
+    assert!(e.to_string().contains("killed and reaped"), "{e}");
+    assert!(start.elapsed() < std::time::Duration::from_secs(10));
+    // SAFETY: signal 0 only checks; ESRCH only once the process is reaped.
+    assert_eq!(unsafe { libc::kill(pid, 0) }, -1, "the child runs on or is a zombie");
+    std::mem::forget(child); // reaped through the pidfd; std's Child must not wait again
+}
+
+/// A child reaped before its pid could be read (`SIGCHLD` ignored) is a spawned child, with
+/// no pid: never the spawn's error.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_child_reaped_before_its_pid_was_read_is_a_spawned_child() {
+    let child = std::process::Command::new("true").spawn().unwrap();
+    let fd = crate::pidfd::open(child.id() as libc::pid_t).unwrap();
+    let spawned = super::spawned_from(fd, Ok(crate::pidfd::Identity::Reaped(None))).unwrap();
+    assert_eq!(spawned.pid, 0);
+    assert!(matches!(spawned.pidfd, Some(Ok(_))));
+    let mut child = child;
+    child.wait().unwrap();
+}
