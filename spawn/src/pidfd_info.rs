@@ -34,24 +34,17 @@ const PIDFD_INFO_EXIT: u64 = 1 << 3;
 /// `_IOC_READ | _IOC_WRITE` at its place in an ioctl number: 3 << 30 in the generic
 /// encoding (`include/uapi/asm-generic/ioctl.h`); 6 << 29 where the direction has three
 /// bits (powerpc, mips, sparc: their `asm/ioctl.h`).
-#[cfg(not(any(
+const IOC_READ_WRITE: u32 = match cfg!(any(
     target_arch = "powerpc",
     target_arch = "powerpc64",
     target_arch = "mips",
     target_arch = "mips64",
     target_arch = "sparc",
     target_arch = "sparc64"
-)))]
-const IOC_READ_WRITE: u32 = 3 << 30;
-#[cfg(any(
-    target_arch = "powerpc",
-    target_arch = "powerpc64",
-    target_arch = "mips",
-    target_arch = "mips64",
-    target_arch = "sparc",
-    target_arch = "sparc64"
-))]
-const IOC_READ_WRITE: u32 = 6 << 29;
+)) {
+    true => 6 << 29,
+    false => 3 << 30,
+};
 
 /// `PIDFD_GET_INFO` for a 64-byte struct.
 const PIDFD_GET_INFO: u32 =
