@@ -137,7 +137,9 @@ fn error_rows_without_a_posix_spawn_row_fail() {
             .unwrap()
             .retain(|a| a["family"] != "linux-glibc");
     });
-    assert_eq!(got, [Check::ErrorsWithoutPosixSpawn]);
+    // posix_spawn shares its claim with posix_spawnp (GL-NEWS-2.2), so the removal also
+    // makes that claim's rows disagree.
+    assert!(got.contains(&Check::ErrorsWithoutPosixSpawn), "{got:?}");
 }
 
 #[test]
