@@ -31,6 +31,7 @@ pub mod published;
 pub mod report;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub mod sandbox;
+pub mod version;
 pub mod worktree;
 pub mod yaml;
 

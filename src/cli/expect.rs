@@ -1,5 +1,7 @@
 //! `spawnmatrix expect`: runs the `libc` subject of every case here and writes (or refreshes)
-//! this target's expectation file, sorted by case id so the diff is reviewable.
+//! this target's expectation file, sorted by case id so the diff is reviewable. With
+//! `--claims` it runs nothing: it writes every family's `expectations/claims.yaml` from the
+//! claims in its `platform.yaml` (`spawnmatrix::published::claims`).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -24,12 +26,19 @@ pub struct Args {
     /// Only compare with the existing file; exit 1 when the outcomes differ.
     #[arg(long)]
     check: bool,
+    /// Write (with --check: compare) every family's expectations/claims.yaml, generated from
+    /// the `cases.<id>.libc` claims of its platform.yaml, instead of running the cases.
+    #[arg(long, conflicts_with = "out")]
+    claims: bool,
     /// Trials run at once.
     #[arg(long, default_value_t = 2)]
     jobs: usize,
 }
 
 pub fn run(args: Args) -> CliResult {
+    if args.claims {
+        return claims(&args);
+    }
     let targets = args.tree.targets()?;
     let suite = Suite::load(&args.tree.cases()?, &targets)?;
     let options = Options::current()?;
@@ -108,4 +117,52 @@ fn changes(old: Option<&BTreeMap<String, Entry>>, new: &BTreeMap<String, Entry>)
             )),
         })
         .collect()
+}
+
+/// `--claims`: every family's generated file, written or (`--check`) compared; a file no
+/// family's claims give any more is removed (or, with `--check`, reported).
+fn claims(args: &Args) -> CliResult {
+    let targets = args.tree.targets()?;
+    let cases = spawnmatrix::conformance::load::load_dir(&args.tree.cases()?)?;
+    let files = spawnmatrix::published::claims::files(&targets, &cases)?;
+    let mut stale = Vec::new();
+    for (path, file) in &files {
+        let text = file.render()?;
+        if std::fs::read_to_string(path).ok().as_deref() == Some(text.as_str()) {
+            continue;
+        }
+        stale.push(path.display().to_string());
+        if !args.check {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            spawnmatrix::atomic::write_with_mode(path, text.as_bytes(), 0o644)?;
+        }
+    }
+    for dir in std::fs::read_dir(&targets)? {
+        let old = spawnmatrix::conformance::claims::path_for(
+            &targets,
+            &dir?.file_name().to_string_lossy(),
+        );
+        if old.is_file() && !files.iter().any(|(p, _)| *p == old) {
+            stale.push(format!("{} (no claims give it)", old.display()));
+            if !args.check {
+                std::fs::remove_file(&old)?;
+            }
+        }
+    }
+    let verb = if args.check { "stale" } else { "written" };
+    for path in &stale {
+        println!("{verb}: {path}");
+    }
+    println!(
+        "claims: {} families' files, {} {verb}",
+        files.len(),
+        stale.len()
+    );
+    Ok(if args.check && !stale.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

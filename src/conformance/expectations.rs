@@ -179,6 +179,8 @@ mod tests {
         let id = LibcId {
             name: "glibc".into(),
             version: version.map(String::from),
+            raw_version: version.map(String::from),
+            os_version: None,
             family: "linux-glibc",
         };
         assert_eq!(path_for(dir.path(), &id), exp.join(want));

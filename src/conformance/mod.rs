@@ -6,7 +6,8 @@
 //! - [`Suite`]: the cases plus the expectation file that applies here.
 //! - [`run_trial`]: one case for one subject, in a fresh runner process ([`runner`]).
 //! - [`run_for_report`]: every trial, for `spawnmatrix probe --json`.
-//! - [`expectations`]: per-target recorded outcomes of the `libc` subject.
+//! - [`expectations`]: per-target recorded outcomes of the `libc` subject; [`claims`]: the
+//!   documented ones, generated from the family's claims.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -14,6 +15,7 @@ use std::time::Duration;
 
 pub mod case;
 mod checks;
+pub mod claims;
 pub mod expectations;
 pub mod load;
 mod names;
@@ -88,26 +90,48 @@ pub struct Suite {
     /// The expectation file that applies to this libc (it may not exist).
     pub expectation_path: PathBuf,
     pub expectations: Option<ExpectationFile>,
+    /// The family's generated claims file (it may not exist) and, case by case, the claim
+    /// that covers this release.
+    pub claims_path: PathBuf,
+    pub claimed: BTreeMap<String, claims::Claimed>,
 }
 
 impl Suite {
     /// Loads the cases in `cases_dir` and this libc's expectation file under `targets_dir`.
     pub fn load(cases_dir: &Path, targets_dir: &Path) -> Result<Suite, LoadError> {
+        Suite::load_for(cases_dir, targets_dir, sys::libc_identity())
+    }
+
+    /// [`Suite::load`] for the libc `libc` (a test judges another family's files so).
+    pub fn load_for(
+        cases_dir: &Path,
+        targets_dir: &Path,
+        libc: LibcId,
+    ) -> Result<Suite, LoadError> {
         let cases = load::load_dir(cases_dir)?;
         if cases.is_empty() {
             return Err(LoadError::NoCases {
                 dir: cases_dir.to_path_buf(),
             });
         }
-        let libc = sys::libc_identity();
         let expectation_path = expectations::path_for(targets_dir, &libc);
         let ids: Vec<&str> = cases.iter().map(|c| c.case.id.as_str()).collect();
         let expectations = expectations::load(&expectation_path, &ids)?;
+        let claims_path = claims::path_for(targets_dir, libc.family);
+        let claimed = match claims::ClaimsFile::load(&claims_path, &ids)? {
+            Some(file) => file
+                .release_of(&libc)
+                .map(|release| file.at(&release))
+                .unwrap_or_default(),
+            None => BTreeMap::new(),
+        };
         Ok(Suite {
             cases,
             libc,
             expectation_path,
             expectations,
+            claims_path,
+            claimed,
         })
     }
 
@@ -199,7 +223,12 @@ pub fn run_trial(
         };
     };
     match subject {
-        Subject::Libc => verdict::libc(&case.case, run, suite.expectations.as_ref()),
+        Subject::Libc => verdict::libc(
+            &case.case,
+            run,
+            suite.expectations.as_ref(),
+            suite.claimed.get(&case.case.id),
+        ),
         Subject::Shared => verdict::shared(&case.case, &runs),
         Subject::Std => verdict::std(&case.case, run),
     }

@@ -5,6 +5,7 @@
 use std::collections::BTreeMap;
 
 use super::case::Case;
+use super::claims::Claimed;
 use super::expectations::ExpectationFile;
 use super::outcome::Outcome;
 use super::trial::Run;
@@ -42,8 +43,16 @@ fn not_run(outcome: &str) -> bool {
     outcome.parse::<Outcome>().is_ok_and(|o| o.is_not_run())
 }
 
-/// The `libc` subject.
-pub fn libc(case: &Case, run: &Run, expectations: Option<&ExpectationFile>) -> CaseResult {
+/// The `libc` subject: judged by the target's recorded outcomes (`expectations`), the
+/// documented claim that covers this release (`claim`, [`super::claims`]) and POSIX. A run
+/// that differs from either fails; an outcome outside POSIX that one of them records is a
+/// known deviation.
+pub fn libc(
+    case: &Case,
+    run: &Run,
+    expectations: Option<&ExpectationFile>,
+    claim: Option<&Claimed>,
+) -> CaseResult {
     let allowed = case.expect.any_of.contains(&run.outcome);
     let entry = expectations.and_then(|e| e.cases.get(&case.id));
     let mut notes = Vec::new();
@@ -52,6 +61,12 @@ pub fn libc(case: &Case, run: &Run, expectations: Option<&ExpectationFile>) -> C
     let skipped = matches!(run.outcome.parse::<Outcome>(), Ok(Outcome::Skipped(_)));
     let verdict = match (expectations, entry) {
         _ if skipped && run.failures.is_empty() => NOT_RUN,
+        _ if claim.is_some_and(|c| c.outcome != run.outcome) => {
+            if let Some(c) = claim {
+                notes.push(c.differs(&case.id, &run.outcome));
+            }
+            FAIL
+        }
         (Some(_), Some(e)) if e.outcome != run.outcome => {
             notes.push(format!("the expectation file says {}", e.outcome));
             FAIL
@@ -59,6 +74,12 @@ pub fn libc(case: &Case, run: &Run, expectations: Option<&ExpectationFile>) -> C
         _ if not_run(&run.outcome) && run.failures.is_empty() => NOT_RUN,
         _ if !run.failures.is_empty() => FAIL,
         (_, Some(e)) if !allowed && e.outside_posix => KNOWN_DEVIATION,
+        _ if !allowed && claim.is_some() => {
+            if let Some(c) = claim {
+                notes.push(format!("outside POSIX, as documented ({})", c.at));
+            }
+            KNOWN_DEVIATION
+        }
         _ if !allowed => {
             notes.push(format!("POSIX allows only {:?}", case.expect.any_of));
             FAIL
@@ -71,7 +92,10 @@ pub fn libc(case: &Case, run: &Run, expectations: Option<&ExpectationFile>) -> C
             FAIL
         }
         (None, _) => {
-            notes.push("no expectation file for this target".into());
+            notes.push(match claim {
+                Some(c) => format!("as documented ({})", c.at),
+                None => "no expectation file for this target".into(),
+            });
             PASS
         }
         (Some(_), Some(_)) => PASS,
@@ -164,6 +188,7 @@ mod tests {
 
     use super::{libc, FAIL, KNOWN_DEVIATION, NOT_RUN, PASS};
     use crate::conformance::case::{Area, Case, Expect, SpawnFn};
+    use crate::conformance::claims::Claimed;
     use crate::conformance::expectations::{Entry, ExpectationFile};
     use crate::conformance::trial::Run;
 
@@ -243,7 +268,55 @@ mod tests {
         #[case] verdict: &str,
     ) {
         let exp = expectation.map(file);
-        let got = libc(&case(any_of), &run(outcome, failures), exp.as_ref());
+        let got = libc(&case(any_of), &run(outcome, failures), exp.as_ref(), None);
         assert_eq!(got.verdict, verdict, "{got:?}");
+    }
+
+    fn claimed(outcome: &str) -> Claimed {
+        Claimed {
+            outcome: outcome.into(),
+            outside_posix: false,
+            from: Some("10.5".into()),
+            before: None,
+            through: None,
+            at: "targets/macos/platform.yaml:241".into(),
+            source: "XNU-DUP2: dup2 (apple-oss-distributions/xnu@e3723e1f:kern_descrip.c:2468)"
+                .into(),
+        }
+    }
+
+    /// A documented claim judges the run where nothing was observed before: the claimed
+    /// outcome passes (outside POSIX: a known deviation), another fails with a note that
+    /// names the claim, where it is, its source and the observed outcome.
+    #[rstest]
+    #[case(&["ok"], "child-exit:7", "child-exit:7", None, KNOWN_DEVIATION)]
+    #[case(&["ok"], "ok", "ok", None, PASS)]
+    #[case(&["ok"], "child-exit:7", "ok", None, FAIL)]
+    #[case(&["ok"], "unsupported", "unsupported", None, NOT_RUN)]
+    #[case(&["ok"], "ok", "unsupported", None, FAIL)]
+    #[case(&["ok"], "ok", "skipped:needs-root", None, NOT_RUN)]
+    #[case(&["ok"], "returned:EBADF", "ok", Some(Some(("ok", false))), FAIL)]
+    fn libc_verdicts_with_a_claim(
+        #[case] any_of: &[&str],
+        #[case] claim: &str,
+        #[case] outcome: &str,
+        #[case] expectation: Option<Option<(&str, bool)>>,
+        #[case] verdict: &str,
+    ) {
+        let exp = expectation.map(file);
+        let c = claimed(claim);
+        let got = libc(&case(any_of), &run(outcome, &[]), exp.as_ref(), Some(&c));
+        assert_eq!(got.verdict, verdict, "{got:?}");
+        if verdict == FAIL {
+            let note = got.note.unwrap_or_default();
+            for part in [
+                "cases.c.libc",
+                &c.at,
+                "XNU-DUP2",
+                &format!("observed {outcome}"),
+            ] {
+                assert!(note.contains(part), "{note:?} lacks {part:?}");
+            }
+        }
     }
 }

@@ -700,7 +700,7 @@ impl Family {
     }
 
     /// `KEY: note (citation; citation)`.
-    fn source_text(&self, key: &str) -> String {
+    pub fn source_text(&self, key: &str) -> String {
         let note = self
             .spec
             .sources

@@ -8,23 +8,8 @@
 
 use super::boundary::{next_release, Boundary, Bounds};
 use super::model::{Claim, State, StateKind, Value};
-use super::version::{Release, Version};
-
-/// The top of a release range.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Upper {
-    Before(Version),
-    Through(Version),
-}
-
-impl Upper {
-    fn admits(&self, v: &Version) -> bool {
-        match self {
-            Upper::Before(b) => v < b,
-            Upper::Through(t) => v <= t,
-        }
-    }
-}
+pub use super::version::Upper;
+use super::version::{covers, Release, Version};
 
 /// A range of releases: from (inclusive, `None` = from the first) to the upper end.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,16 +27,7 @@ pub struct Span {
 impl Span {
     /// Whether the range holds for the release: for `>=v`, for every release from `v` on.
     pub fn covers(&self, release: &Release) -> bool {
-        match release {
-            Release::Exact(v) => self.contains(v),
-            Release::AtLeast(v) => {
-                self.from.as_ref().is_none_or(|f| f <= v) && self.upper.is_none()
-            }
-        }
-    }
-
-    fn contains(&self, v: &Version) -> bool {
-        self.from.as_ref().is_none_or(|f| f <= v) && self.upper.as_ref().is_none_or(|u| u.admits(v))
+        covers(self.from.as_ref(), self.upper.as_ref(), release)
     }
 
     pub fn overlaps(&self, other: &Span) -> bool {

@@ -5,6 +5,7 @@
 //!
 //! - [`baselines`]: `targets/baselines.yaml`; [`baseline_view`]: each feature at a baseline.
 //! - [`changes`]: what changed between two releases (`docs/CHANGES.md`, `spawnmatrix diff`).
+//! - [`claims`]: the claims on the `libc` subject's outcomes as the suite's files.
 //! - [`json`], [`markdown`]: the document's layout and the baselines section of SUMMARY.md.
 //! - [`kernel`]: the Linux kernel as a family (man-page releases, every Linux column's runs).
 //! - [`sandbox`]: each sandbox profile as a family (the raw libc and `Auto` under it).
@@ -30,6 +31,7 @@
 pub mod baseline_view;
 pub mod baselines;
 pub mod changes;
+pub mod claims;
 pub mod json;
 pub mod kernel;
 pub mod markdown;

@@ -74,6 +74,10 @@ pub fn ext() -> Ext {
 pub struct LibcId {
     pub name: String,
     pub version: Option<String>,
+    /// The libc's version as detected (`>=1.2.5` for musl, say), and the OS release: what a
+    /// family's claims compare against ([`super::claims`]).
+    pub raw_version: Option<String>,
+    pub os_version: Option<String>,
     /// The `targets/` family whose expectation files apply.
     pub family: &'static str,
 }
@@ -90,14 +94,17 @@ const FAMILIES: &[(&str, &str)] = &[
 
 /// This process's libc.
 pub fn libc_identity() -> LibcId {
-    let libc = crate::platform::detect().libc;
+    let platform = crate::platform::detect();
+    let libc = platform.libc;
     let family = FAMILIES
         .iter()
         .find(|(name, _)| *name == libc.name)
         .map_or("unknown", |(_, family)| *family);
     let exact = |v: &String| !v.is_empty() && v.chars().all(|c| c.is_ascii_digit() || c == '.');
     LibcId {
+        raw_version: libc.version.clone(),
         version: libc.version.filter(exact),
+        os_version: platform.os_version,
         name: libc.name,
         family,
     }
