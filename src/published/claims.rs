@@ -49,44 +49,44 @@ fn of_family(
         path: family.file.clone(),
         message,
     };
+    let lines = claim_lines(&text);
+    if lines.len() != family.spec.claims.len() {
+        let message = format!(
+            "{} claims, but {} `- ` items under claims: (a claim's line would be wrong)",
+            family.spec.claims.len(),
+            lines.len()
+        );
+        return Err(fail(message));
+    }
     let mut by_case: BTreeMap<String, Vec<Claimed>> = BTreeMap::new();
-    // The n-th claim on a row is the n-th `row:` line naming it.
-    let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
-    for c in &family.spec.claims {
-        let nth = seen.entry(c.row.as_str()).or_default();
-        *nth += 1;
-        let Some(id) = c
-            .row
-            .strip_prefix("cases.")
-            .and_then(|r| r.strip_suffix(".libc"))
-        else {
-            continue;
-        };
-        let Some(value) = &c.value else { continue };
-        let Value::Text(outcome) = value else {
-            return Err(fail(format!("{}: an outcome is text, not {value}", c.row)));
-        };
-        let case = cases
-            .iter()
-            .find(|l| l.case.id == id)
-            .ok_or_else(|| fail(format!("{}: no case {id} in the suite", c.row)))?;
-        let line = text
-            .lines()
-            .enumerate()
-            .filter(|(_, l)| {
-                l.trim_start().trim_start_matches("- ").trim() == format!("row: {}", c.row)
-            })
-            .nth(*nth - 1)
-            .map_or(0, |(i, _)| i + 1);
-        by_case.entry(id.to_string()).or_default().push(Claimed {
-            outcome: outcome.clone(),
-            outside_posix: !case.case.expect.any_of.contains(outcome) && outcome != "unsupported",
-            from: c.since.clone().or(c.from.clone()),
-            before: c.before.clone(),
-            through: c.through.clone(),
-            at: format!("{shown}:{line}"),
-            source: family.source_text(&c.source),
-        });
+    for (i, c) in family.spec.claims.iter().enumerate() {
+        for row in c.row_ids() {
+            let Some(id) = row
+                .strip_prefix("cases.")
+                .and_then(|r| r.strip_suffix(".libc"))
+            else {
+                continue;
+            };
+            let Some(value) = &c.value else { continue };
+            let Value::Text(outcome) = value else {
+                return Err(fail(format!("{row}: an outcome is text, not {value}")));
+            };
+            let case = cases
+                .iter()
+                .find(|l| l.case.id == id)
+                .ok_or_else(|| fail(format!("{row}: no case {id} in the suite")))?;
+            let line = lines.get(i).copied().unwrap_or(0);
+            by_case.entry(id.to_string()).or_default().push(Claimed {
+                outcome: outcome.clone(),
+                outside_posix: !case.case.expect.any_of.contains(outcome)
+                    && outcome != "unsupported",
+                from: c.since.clone().or(c.from.clone()),
+                before: c.before.clone(),
+                through: c.through.clone(),
+                at: format!("{shown}:{line}"),
+                source: family.source_text(&c.source),
+            });
+        }
     }
     if by_case.is_empty() {
         return Ok(None);
@@ -97,4 +97,20 @@ fn of_family(
         generated_from: shown,
         cases: by_case,
     }))
+}
+
+/// The line (from 1) each claim of `claims:` starts on, in order: its `- ` item.
+fn claim_lines(text: &str) -> Vec<usize> {
+    let mut inside = false;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        if !line.starts_with([' ', '-', '#']) && !line.is_empty() {
+            inside = line.starts_with("claims:");
+            continue;
+        }
+        if inside && line.trim_start().starts_with("- ") && !line.starts_with("    ") {
+            out.push(i + 1);
+        }
+    }
+    out
 }
