@@ -47,7 +47,8 @@ pub struct Claimed {
     pub before: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub through: Option<String>,
-    /// Where the claim is: `targets/macos/platform.yaml:241`.
+    /// The claims' file: `targets/macos/platform.yaml` (the row and range find the claim
+    /// in it; no line number, which every edit above it would change).
     pub at: String,
     /// Its source: key, note and citations.
     pub source: String,
@@ -65,13 +66,33 @@ impl Claimed {
         covers(v(&self.from).as_ref(), upper.as_ref(), release)
     }
 
+    /// The range as the claim writes it: `from 10.5`, `from 1.7.26 before 3.1.7`.
+    pub fn range(&self) -> String {
+        let parts = [
+            ("from", &self.from),
+            ("before", &self.before),
+            ("through", &self.through),
+        ];
+        let words: Vec<String> = parts
+            .iter()
+            .filter_map(|(w, v)| v.as_ref().map(|v| format!("{w} {v}")))
+            .collect();
+        match words.is_empty() {
+            true => "every release".to_string(),
+            false => words.join(" "),
+        }
+    }
+
     /// Why a run with `observed` fails this claim, in words that say what to change.
     pub fn differs(&self, case: &str, observed: &str) -> String {
         format!(
-            "observed {observed}, but the documented claim cases.{case}.libc ({}) says {}; source {}. \
-             If the run is right, make the claim's value {observed} (or end its range) and run \
-             `spawnmatrix expect --claims`",
-            self.at, self.outcome, self.source
+            "observed {observed}, but the documented claim cases.{case}.libc ({}, {}) says {}; \
+             source {}. If the run is right, make the claim's value {observed} (or end its range) \
+             and run `spawnmatrix expect --claims`",
+            self.at,
+            self.range(),
+            self.outcome,
+            self.source
         )
     }
 }
@@ -88,28 +109,12 @@ impl ClaimsFile {
     /// The file at `path`, or `None` when there is none. Every case id must be one of
     /// `known_ids`, and every outcome and release must parse.
     pub fn load(path: &Path, known_ids: &[&str]) -> Result<Option<ClaimsFile>, LoadError> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(source) => {
-                return Err(LoadError::Io {
-                    path: path.to_path_buf(),
-                    source,
-                })
-            }
+        let Some(text) = super::expectations::read_if_present(path)? else {
+            return Ok(None);
         };
         let file: ClaimsFile = crate::yaml::from_str(path, &text)?;
-        let invalid = |id: &str, message: String| {
-            let line = text
-                .lines()
-                .position(|l| l.trim_start().starts_with(&format!("{id}:")))
-                .map_or(1, |i| i + 1);
-            LoadError::Invalid {
-                file: path.display().to_string(),
-                line,
-                message,
-            }
-        };
+        let invalid =
+            |id: &str, message: String| super::expectations::invalid_at(path, &text, id, message);
         if !matches!(file.release_of.as_str(), "os" | "libc") {
             let message = format!("release_of is os or libc, not {:?}", file.release_of);
             return Err(invalid("release_of", message));

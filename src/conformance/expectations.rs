@@ -69,17 +69,35 @@ pub fn write_path_for(targets: &Path, libc: &LibcId) -> PathBuf {
 /// The file at `path`, or `None` when there is none. Every case id in it must be one of
 /// `known_ids` and every outcome must parse.
 pub fn load(path: &Path, known_ids: &[&str]) -> Result<Option<ExpectationFile>, LoadError> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(source) => {
-            return Err(LoadError::Io {
-                path: path.to_path_buf(),
-                source,
-            })
-        }
-    };
-    parse(path, &text, known_ids).map(Some)
+    match read_if_present(path)? {
+        Some(text) => parse(path, &text, known_ids).map(Some),
+        None => Ok(None),
+    }
+}
+
+/// The text of `path`, `None` when there is no such file.
+pub(super) fn read_if_present(path: &Path) -> Result<Option<String>, LoadError> {
+    match std::fs::read_to_string(path) {
+        Ok(t) => Ok(Some(t)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(LoadError::Io {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+/// The error for case `id` of the file `path` with `text`, at the line that starts its entry.
+pub(super) fn invalid_at(path: &Path, text: &str, id: &str, message: String) -> LoadError {
+    let line = text
+        .lines()
+        .position(|l| l.trim_start().starts_with(&format!("{id}:")))
+        .map_or(1, |i| i + 1);
+    LoadError::Invalid {
+        file: path.display().to_string(),
+        line,
+        message,
+    }
 }
 
 /// An expectation file's text (read from `path`, named in errors), parsed and checked like
@@ -97,15 +115,7 @@ pub fn parse(path: &Path, text: &str, known_ids: &[&str]) -> Result<ExpectationF
                 .map(|e| e.to_string())
         };
         if let Some(message) = problem {
-            let line = text
-                .lines()
-                .position(|l| l.trim_start().starts_with(&format!("{id}:")))
-                .map_or(1, |i| i + 1);
-            return Err(LoadError::Invalid {
-                file: path.display().to_string(),
-                line,
-                message,
-            });
+            return Err(invalid_at(path, text, id, message));
         }
     }
     Ok(file)

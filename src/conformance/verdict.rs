@@ -279,7 +279,7 @@ mod tests {
             from: Some("10.5".into()),
             before: None,
             through: None,
-            at: "targets/macos/platform.yaml:241".into(),
+            at: "targets/macos/platform.yaml".into(),
             source: "XNU-DUP2: dup2 (apple-oss-distributions/xnu@e3723e1f:kern_descrip.c:2468)"
                 .into(),
         }

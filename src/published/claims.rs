@@ -35,10 +35,6 @@ fn of_family(
     family: &Family,
     cases: &[LoadedCase],
 ) -> Result<Option<ClaimsFile>, MatrixError> {
-    let text = std::fs::read_to_string(&family.file).map_err(|source| MatrixError::Io {
-        path: family.file.clone(),
-        source,
-    })?;
     let shown = family
         .file
         .strip_prefix(targets.parent().unwrap_or(targets))
@@ -49,17 +45,8 @@ fn of_family(
         path: family.file.clone(),
         message,
     };
-    let lines = claim_lines(&text);
-    if lines.len() != family.spec.claims.len() {
-        let message = format!(
-            "{} claims, but {} `- ` items under claims: (a claim's line would be wrong)",
-            family.spec.claims.len(),
-            lines.len()
-        );
-        return Err(fail(message));
-    }
     let mut by_case: BTreeMap<String, Vec<Claimed>> = BTreeMap::new();
-    for (i, c) in family.spec.claims.iter().enumerate() {
+    for c in &family.spec.claims {
         for row in c.row_ids() {
             let Some(id) = row
                 .strip_prefix("cases.")
@@ -75,7 +62,6 @@ fn of_family(
                 .iter()
                 .find(|l| l.case.id == id)
                 .ok_or_else(|| fail(format!("{row}: no case {id} in the suite")))?;
-            let line = lines.get(i).copied().unwrap_or(0);
             by_case.entry(id.to_string()).or_default().push(Claimed {
                 outcome: outcome.clone(),
                 outside_posix: !case.case.expect.any_of.contains(outcome)
@@ -83,7 +69,7 @@ fn of_family(
                 from: c.since.clone().or(c.from.clone()),
                 before: c.before.clone(),
                 through: c.through.clone(),
-                at: format!("{shown}:{line}"),
+                at: shown.clone(),
                 source: family.source_text(&c.source),
             });
         }
@@ -97,20 +83,4 @@ fn of_family(
         generated_from: shown,
         cases: by_case,
     }))
-}
-
-/// The line (from 1) each claim of `claims:` starts on, in order: its `- ` item.
-fn claim_lines(text: &str) -> Vec<usize> {
-    let mut inside = false;
-    let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if !line.starts_with([' ', '-', '#']) && !line.is_empty() {
-            inside = line.starts_with("claims:");
-            continue;
-        }
-        if inside && line.trim_start().starts_with("- ") && !line.starts_with("    ") {
-            out.push(i + 1);
-        }
-    }
-    out
 }
