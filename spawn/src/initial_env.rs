@@ -11,7 +11,8 @@
 //! `dlopen` (a Python extension, a JVM native library). Only then may other threads exist,
 //! and one of them may `setenv` (reallocating `environ`) while the constructor reads it; so
 //! the constructor reads `environ` only while the process has a single thread (Linux:
-//! `/proc/self/status`; FreeBSD, Apple: libc's "ever threaded" flag), and otherwise records
+//! `/proc/self/status`, or without `/proc` the kernel's check in `unshare(CLONE_THREAD)`;
+//! FreeBSD, Apple: libc's "ever threaded" flag), and otherwise records
 //! nothing: such entries are then not passed on. Elsewhere none are recorded.
 
 use std::ffi::{c_char, CStr};

@@ -30,12 +30,39 @@ pub(crate) const DEFAULT_PATH: &[u8] =
 #[cfg(target_env = "musl")]
 pub(crate) const DEFAULT_PATH: &[u8] = b"/usr/local/bin:/bin:/usr/bin";
 
-/// Whether this process has one thread only (`Threads:` in `/proc/self/status`); false when
-/// that cannot be read (no `/proc`).
+/// Whether this process has one thread only: `Threads:` in `/proc/self/status`, or without
+/// `/proc` the kernel's own check in `unshare(CLONE_THREAD)`, which refuses (`EINVAL`) a
+/// process with other threads and is a no-op in one without (kernel/fork.c
+/// `check_unshare_flags`: "pretend it works if there is nothing to unshare"). False when
+/// neither can say (a seccomp filter refusing `unshare`, a kernel before 4.3 whose check
+/// refused every caller). Limit: a seccomp filter whose action for `unshare` is to kill would
+/// kill the process here, where it has no `/proc` (Docker's and systemd's namespace
+/// restrictions answer `EPERM`).
 pub(crate) fn single_threaded() -> bool {
-    std::fs::read_to_string("/proc/self/status").is_ok_and(|s| {
-        s.lines()
+    match std::fs::read_to_string("/proc/self/status") {
+        Ok(s) => s
+            .lines()
             .find_map(|l| l.strip_prefix("Threads:"))
-            .is_some_and(|n| n.trim() == "1")
-    })
+            .is_some_and(|n| n.trim() == "1"),
+        Err(_) => alone_by_unshare(),
+    }
+}
+
+/// `unshare(CLONE_THREAD)` succeeds only in a process without other threads.
+fn alone_by_unshare() -> bool {
+    // SAFETY: with CLONE_THREAD alone unshare changes nothing; it only checks.
+    unsafe { libc::syscall(libc::SYS_unshare, libc::CLONE_THREAD) == 0 }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The test harness runs threads: the kernel's check says so, as `/proc` does.
+    #[test]
+    fn unshare_sees_the_other_threads() {
+        let (tx, rx) = std::sync::mpsc::channel::<()>();
+        let other = std::thread::spawn(move || rx.recv().ok());
+        assert!(!super::alone_by_unshare());
+        tx.send(()).unwrap();
+        other.join().unwrap();
+    }
 }

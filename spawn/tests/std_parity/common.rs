@@ -116,7 +116,11 @@ pub const REPORT_ARG: &str = "parity-report=";
 /// This test binary, the observer: with [`ROLE_ARGS`] and [`REPORT_ARG`] it writes what it
 /// saw (ids, argv, environment, open fds) to the report file and exits 0.
 pub fn observer() -> std::path::PathBuf {
-    std::env::current_exe().unwrap()
+    // Without /proc (a FreeBSD-like root) current_exe has nothing to read: argv[0] is the path
+    // the binary was started by, absolute under cargo and ci/no-proc-root.sh.
+    std::env::current_exe()
+        .or_else(|e| std::env::args_os().next().map(Into::into).ok_or(e))
+        .unwrap()
 }
 
 /// What an observer child saw.
@@ -213,7 +217,7 @@ pub fn api_of(module_path: &str) -> &str {
 pub fn run_role(api: &str, role: &str, env: &[&[u8]]) -> (i32, String) {
     use std::ffi::CString;
     use std::os::unix::ffi::OsStrExt;
-    let exe = std::env::current_exe().unwrap();
+    let exe = observer();
     let args = ROLE_ARGS;
     let mut argv: Vec<CString> = vec![CString::new(exe.as_os_str().as_bytes()).unwrap()];
     argv.extend(args.iter().map(|a| CString::new(*a).unwrap()));
