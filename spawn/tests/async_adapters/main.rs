@@ -1,0 +1,35 @@
+//! The optional event-loop adapters (`tokio`, `async-io` features): a wait that does not
+//! block the executor, output read from both pipes together, and piped stdin; each under
+//! every strategy that runs here. Built and run by `ci/checks/25-downstream.sh`
+//! (`--features tokio,async-io`); without the features this suite is empty. One file per
+//! adapter; `support/` holds what they share.
+
+#![cfg(any(feature = "tokio", feature = "async-io"))]
+
+use std::io::ErrorKind;
+use std::time::{Duration, Instant};
+
+use rstest::rstest;
+use spawnmatrix_spawn::{Command, Stdio, Strategy};
+
+/// The command under `strategy`, or `None` where that strategy cannot run here.
+fn spawned(c: &mut Command, strategy: Strategy) -> Option<spawnmatrix_spawn::Child> {
+    match c.strategy(strategy).spawn() {
+        Ok(child) => Some(child),
+        Err(e) if e.kind() == ErrorKind::Unsupported && strategy != Strategy::Auto => None,
+        Err(e) => panic!("{strategy}: {e}"),
+    }
+}
+
+/// A shell that writes to both pipes, much more than a pipe buffer to stdout, so reading
+/// one pipe after the other would deadlock.
+fn chatty() -> Command {
+    let mut c = Command::new("sh");
+    c.args(["-c", "head -c 200000 /dev/zero; echo err >&2; exit 3"]);
+    c
+}
+
+#[cfg(feature = "async-io")]
+mod on_async_io;
+#[cfg(feature = "tokio")]
+mod on_tokio;

@@ -1,0 +1,70 @@
+//! The `async-io` adapter.
+
+use super::*;
+use futures_lite::future::block_on;
+use futures_lite::AsyncWriteExt;
+use spawnmatrix_spawn::async_io::{output, Child};
+
+#[rstest]
+fn output_reads_both_pipes(
+    #[values(
+        Strategy::Auto,
+        Strategy::Clone3,
+        Strategy::CloneVfork,
+        Strategy::PosixSpawn,
+        Strategy::Fork
+    )]
+    strategy: Strategy,
+) {
+    let mut c = chatty();
+    c.strategy(strategy);
+    let out = match block_on(output(&mut c)) {
+        Err(e) if e.kind() == ErrorKind::Unsupported && strategy != Strategy::Auto => return,
+        r => r.unwrap(),
+    };
+    assert_eq!(out.stdout.len(), 200_000, "{strategy}");
+    assert_eq!(out.stderr, b"err\n");
+    assert_eq!(out.status.code(), Some(3));
+}
+
+/// The wait yields: a timer polled alongside it on the same thread finishes first.
+#[rstest]
+fn wait_does_not_block_the_executor(
+    #[values(Strategy::Auto, Strategy::PosixSpawn, Strategy::Fork)] strategy: Strategy,
+) {
+    let Some(child) = spawned(Command::new("sleep").arg("2"), strategy) else {
+        return;
+    };
+    let mut child = Child::new(child).unwrap();
+    let started = Instant::now();
+    let (ticked_at, status) = block_on(futures_lite::future::zip(
+        async {
+            async_io::Timer::after(Duration::from_millis(50)).await;
+            started.elapsed()
+        },
+        child.wait(),
+    ));
+    assert!(status.unwrap().success());
+    assert!(
+        ticked_at < Duration::from_millis(1500),
+        "the executor was blocked: {ticked_at:?}"
+    );
+    assert!(child.inner().try_wait().unwrap().is_some());
+}
+
+#[rstest]
+fn piped_stdin_reaches_the_child() {
+    let c = Command::new("cat")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut child = Child::new(c).unwrap();
+    let out = block_on(async {
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"through async-io").await.unwrap();
+        drop(stdin);
+        child.wait_with_output().await.unwrap()
+    });
+    assert_eq!(out.stdout, b"through async-io");
+}

@@ -1,0 +1,99 @@
+//! The `tokio` adapter.
+
+use super::*;
+use spawnmatrix_spawn::tokio::{output, Child};
+use tokio::io::AsyncWriteExt;
+
+fn run<F: std::future::Future>(f: F) -> F::Output {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .unwrap();
+    rt.block_on(f)
+}
+
+#[rstest]
+fn output_reads_both_pipes(
+    #[values(
+        Strategy::Auto,
+        Strategy::Clone3,
+        Strategy::CloneVfork,
+        Strategy::PosixSpawn,
+        Strategy::Fork
+    )]
+    strategy: Strategy,
+) {
+    let out = run(async {
+        let mut c = chatty();
+        c.strategy(strategy);
+        match output(&mut c).await {
+            Err(e) if e.kind() == ErrorKind::Unsupported && strategy != Strategy::Auto => None,
+            r => Some(r.unwrap()),
+        }
+    });
+    let Some(out) = out else { return };
+    assert_eq!(out.stdout.len(), 200_000, "{strategy}");
+    assert_eq!(out.stderr, b"err\n");
+    assert_eq!(out.status.code(), Some(3));
+}
+
+/// The wait yields to the runtime: another task on the same (single) thread runs a child
+/// to its end while the first child sleeps, and the first is reaped at the end.
+#[rstest]
+fn wait_does_not_block_the_runtime(
+    #[values(Strategy::Auto, Strategy::PosixSpawn, Strategy::Fork)] strategy: Strategy,
+) {
+    let Some(child) = spawned(Command::new("sleep").arg("2"), strategy) else {
+        return;
+    };
+    let (status, ticked_at, reaped) = run(async {
+        let mut child = Child::new(child).unwrap();
+        let started = Instant::now();
+        let other = tokio::spawn(async move {
+            output(&mut Command::new("true")).await.unwrap();
+            started.elapsed()
+        });
+        let status = child.wait().await.unwrap();
+        let reaped = child.inner().try_wait().unwrap().is_some();
+        (status, other.await.unwrap(), reaped)
+    });
+    assert!(status.success());
+    assert!(
+        ticked_at < Duration::from_millis(1500),
+        "the runtime was blocked: {ticked_at:?}"
+    );
+    assert!(reaped);
+}
+
+/// Outside a runtime: an error, not tokio's panic, and the child does not outlive it.
+#[rstest]
+fn outside_a_runtime_is_an_error() {
+    let c = Command::new("sleep").arg("30").spawn().unwrap();
+    let pid = c.id() as libc::pid_t;
+    let e = Child::new(c).unwrap_err();
+    assert!(e.to_string().contains("runtime"), "{e}");
+    // SAFETY: kill with signal 0 only asks whether the pid exists.
+    assert_eq!(
+        unsafe { libc::kill(pid, 0) },
+        -1,
+        "the child was left running"
+    );
+}
+
+#[rstest]
+fn piped_stdin_reaches_the_child() {
+    let out = run(async {
+        let c = Command::new("cat")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut child = Child::new(c).unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(b"through tokio").await.unwrap();
+        drop(stdin);
+        child.wait_with_output().await.unwrap()
+    });
+    assert_eq!(out.stdout, b"through tokio");
+    assert!(out.status.success());
+}
