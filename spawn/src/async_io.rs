@@ -40,7 +40,10 @@ impl Child {
     /// become non-blocking. `Unsupported` where the platform has no pollable exit (see
     /// [`crate::Child::exit_notifier`]).
     pub fn new(mut child: crate::Child) -> io::Result<Child> {
-        let exit = Async::new(child.exit_notifier()?)?;
+        // Left in blocking mode (`new_nonblocking` only registers): it is polled, never read,
+        // and on Linux it shares its open file with the child's pidfd, whose `PidFd::wait`
+        // would fail with `EAGAIN` on a non-blocking one.
+        let exit = Async::new_nonblocking(child.exit_notifier()?)?;
         let stdin = child.stdin.take().map(Async::new).transpose()?;
         let stdout = child.stdout.take().map(Async::new).transpose()?;
         let stderr = child.stderr.take().map(Async::new).transpose()?;

@@ -68,3 +68,34 @@ fn piped_stdin_reaches_the_child() {
     });
     assert_eq!(out.stdout, b"through async-io");
 }
+
+/// Registering the exit notifier with the reactor leaves the child's own pidfd blocking, so
+/// `PidFd::wait` blocks until the exit instead of failing with `EAGAIN` (Linux: the notifier
+/// shares the pidfd's open file).
+#[cfg(target_os = "linux")]
+#[rstest]
+fn the_pidfd_stays_blocking() {
+    use spawnmatrix_spawn::os::linux::process::{ChildExt, CommandExt};
+    let c = Command::new("sleep")
+        .arg("0.2")
+        .create_pidfd(true)
+        .spawn()
+        .unwrap();
+    let mut child = Child::new(c).unwrap();
+    let pidfd = match child.inner().pidfd() {
+        Ok(p) => p,
+        Err(e) => {
+            println!("skipped: no pidfd with this strategy here: {e}");
+            return;
+        }
+    };
+    // SAFETY: F_GETFL on an fd the pidfd owns.
+    let flags = unsafe { libc::fcntl(std::os::fd::AsRawFd::as_raw_fd(pidfd), libc::F_GETFL) };
+    assert_eq!(
+        flags & libc::O_NONBLOCK,
+        0,
+        "the pidfd was made non-blocking"
+    );
+    let status = pidfd.wait().expect("PidFd::wait");
+    assert!(status.success());
+}
