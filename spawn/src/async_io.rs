@@ -20,6 +20,7 @@ use std::process::{ChildStderr, ChildStdin, ChildStdout};
 use ::async_io::Async;
 use futures_lite::{future, AsyncRead, AsyncReadExt};
 
+use crate::async_adopt::{Adopted, Reactor};
 use crate::{Command, ExitNotifier, ExitStatus, Output};
 
 /// A child whose exit and stdio are awaited on async-io's reactor.
@@ -35,25 +36,44 @@ pub struct Child {
     pub stderr: Option<Async<ChildStderr>>,
 }
 
+/// The exit and the ends on async-io's reactor.
+const REACTOR: Reactor<Async<ExitNotifier>, Async<ChildStdin>, Async<ChildStdout>, Async<ChildStderr>> =
+    Reactor {
+        exit: register,
+        stdin: Async::new,
+        stdout: Async::new,
+        stderr: Async::new,
+    };
+
+type Taken =
+    Adopted<Async<ExitNotifier>, Async<ChildStdin>, Async<ChildStdout>, Async<ChildStderr>>;
+
+impl From<Taken> for Child {
+    fn from(a: Taken) -> Child {
+        Child {
+            inner: a.child,
+            exit: a.exit,
+            stdin: a.stdin,
+            stdout: a.stdout,
+            stderr: a.stderr,
+        }
+    }
+}
+
+/// `child`'s exit notifier on the reactor. It is left in blocking mode (`new_nonblocking`
+/// only registers): it is polled, never read, and on Linux it shares its open file with the
+/// child's pidfd, whose `PidFd::wait` would fail with `EAGAIN` on a non-blocking one.
+fn register(child: &mut crate::Child) -> io::Result<Async<ExitNotifier>> {
+    Async::new_nonblocking(child.exit_notifier()?)
+}
+
 impl Child {
     /// Takes over a spawned child: its exit notifier goes to the reactor and its piped ends
     /// become non-blocking. `Unsupported` where the platform has no pollable exit (see
-    /// [`crate::Child::exit_notifier`]).
-    pub fn new(mut child: crate::Child) -> io::Result<Child> {
-        // Left in blocking mode (`new_nonblocking` only registers): it is polled, never read,
-        // and on Linux it shares its open file with the child's pidfd, whose `PidFd::wait`
-        // would fail with `EAGAIN` on a non-blocking one.
-        let exit = Async::new_nonblocking(child.exit_notifier()?)?;
-        let stdin = child.stdin.take().map(Async::new).transpose()?;
-        let stdout = child.stdout.take().map(Async::new).transpose()?;
-        let stderr = child.stderr.take().map(Async::new).transpose()?;
-        Ok(Child {
-            inner: child,
-            exit,
-            stdin,
-            stdout,
-            stderr,
-        })
+    /// [`crate::Child::exit_notifier`]). On any error the child is killed and reaped before
+    /// it returns, so nothing runs on unseen and no zombie is left.
+    pub fn new(child: crate::Child) -> io::Result<Child> {
+        REACTOR.adopt_or_end(child).map(Child::from)
     }
 
     /// The child's process id.
@@ -92,9 +112,11 @@ impl Child {
 }
 
 /// [`Command::output`] on the reactor: stdout and stderr captured, stdin `/dev/null` unless
-/// set.
+/// set. Where the child has no exit notifier (see [`crate::Child::exit_notifier`]) it is
+/// waited for on a thread of its own, so the program still runs once and is reaped.
 pub async fn output(command: &mut Command) -> io::Result<Output> {
-    Child::new(command.spawn_for_output()?)?.wait_with_output().await
+    let child = command.spawn_for_output()?;
+    REACTOR.output(child, |a| Child::from(a).wait_with_output()).await
 }
 
 /// Everything `end` yields (nothing for no end).

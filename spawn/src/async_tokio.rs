@@ -27,7 +27,9 @@ use std::task::Poll;
 use ::tokio::io::unix::AsyncFd;
 use ::tokio::io::{AsyncRead, AsyncReadExt, Interest};
 use ::tokio::net::unix::pipe;
+use ::tokio::runtime::Handle;
 
+use crate::async_adopt::{Adopted, Reactor};
 use crate::{Command, ExitNotifier, ExitStatus, Output};
 
 /// A child whose exit and stdio are awaited on the current tokio runtime. Made inside a
@@ -35,7 +37,7 @@ use crate::{Command, ExitNotifier, ExitStatus, Output};
 #[derive(Debug)]
 pub struct Child {
     inner: crate::Child,
-    exit: AsyncFd<ExitNotifier>,
+    exit: Exit,
     /// The writing end of the child's stdin, if piped.
     pub stdin: Option<pipe::Sender>,
     /// The reading end of the child's stdout, if piped.
@@ -44,34 +46,60 @@ pub struct Child {
     pub stderr: Option<pipe::Receiver>,
 }
 
+/// The exit notifier, registered with one runtime's reactor.
+#[derive(Debug)]
+struct Exit {
+    fd: AsyncFd<ExitNotifier>,
+}
+
+impl Exit {
+    /// `child`'s notifier, registered with the current runtime.
+    fn register(child: &mut crate::Child) -> io::Result<Exit> {
+        current()?;
+        let notifier = child.exit_notifier()?;
+        // SAFETY: an ExitNotifier owns its fd and never changes or closes it before it is
+        // dropped, which the AsyncFd does.
+        let fd = unsafe { AsyncFd::register_with_interest(notifier, Interest::READABLE) }
+            .map_err(io::Error::from)?;
+        Ok(Exit { fd })
+    }
+}
+
+/// The current runtime, or an error outside one (tokio's own types would panic).
+fn current() -> io::Result<Handle> {
+    Handle::try_current().map_err(io::Error::other)
+}
+
+/// The exit on this runtime's reactor, the ends as tokio pipes.
+const REACTOR: Reactor<Exit, pipe::Sender, pipe::Receiver, pipe::Receiver> = Reactor {
+    exit: Exit::register,
+    stdin: |e| pipe::Sender::from_owned_fd(OwnedFd::from(e)),
+    stdout: |e| pipe::Receiver::from_owned_fd(OwnedFd::from(e)),
+    stderr: |e| pipe::Receiver::from_owned_fd(OwnedFd::from(e)),
+};
+
+impl From<Adopted<Exit, pipe::Sender, pipe::Receiver, pipe::Receiver>> for Child {
+    fn from(a: Adopted<Exit, pipe::Sender, pipe::Receiver, pipe::Receiver>) -> Child {
+        Child {
+            inner: a.child,
+            exit: a.exit,
+            stdin: a.stdin,
+            stdout: a.stdout,
+            stderr: a.stderr,
+        }
+    }
+}
+
 impl Child {
     /// Takes over a spawned child: its exit notifier goes to the reactor and its piped ends
     /// become non-blocking tokio pipes. `Unsupported` where the platform has no pollable
     /// exit (see [`crate::Child::exit_notifier`]); outside a runtime an error (tokio's own
-    /// types would panic), and the child is left running in `child`'s hands: killed and
-    /// reaped before the error returns, so nothing is lost or left a zombie.
-    pub fn new(mut child: crate::Child) -> io::Result<Child> {
-        if let Err(e) = ::tokio::runtime::Handle::try_current() {
-            // Never a panic, never a zombie: the child is ended and reaped.
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err(io::Error::other(e));
-        }
-        let notifier = child.exit_notifier()?;
-        // SAFETY: an ExitNotifier owns its fd and never changes or closes it before it is
-        // dropped, which the AsyncFd does.
-        let exit = unsafe { AsyncFd::register_with_interest(notifier, Interest::READABLE) }
-            .map_err(io::Error::from)?;
-        let stdin = child.stdin.take().map(|e| pipe::Sender::from_owned_fd(OwnedFd::from(e))).transpose()?;
-        let stdout = child.stdout.take().map(|e| pipe::Receiver::from_owned_fd(OwnedFd::from(e))).transpose()?;
-        let stderr = child.stderr.take().map(|e| pipe::Receiver::from_owned_fd(OwnedFd::from(e))).transpose()?;
-        Ok(Child {
-            inner: child,
-            exit,
-            stdin,
-            stdout,
-            stderr,
-        })
+    /// types would panic). On any error the child is killed and reaped before it returns,
+    /// so nothing runs on unseen and no zombie is left. In a runtime built without I/O,
+    /// tokio's registration panics, as its own I/O types do: tokio has no public way to ask
+    /// whether a runtime has its I/O driver.
+    pub fn new(child: crate::Child) -> io::Result<Child> {
+        REACTOR.adopt_or_end(child).map(Child::from)
     }
 
     /// The child's process id.
@@ -91,7 +119,7 @@ impl Child {
             if let Some(s) = self.inner.try_wait()? {
                 return Ok(s);
             }
-            let mut ready = self.exit.readable().await?;
+            let mut ready = self.exit.fd.readable().await?;
             match self.inner.try_wait()? {
                 Some(s) => return Ok(s),
                 None => ready.clear_ready(),
@@ -113,9 +141,13 @@ impl Child {
 }
 
 /// [`Command::output`] on the runtime: stdout and stderr captured, stdin `/dev/null` unless
-/// set.
+/// set. Outside a runtime an error before anything is spawned. Where the child has no exit
+/// notifier (see [`crate::Child::exit_notifier`]) it is waited for on a thread of its own,
+/// so the program still runs once and is reaped.
 pub async fn output(command: &mut Command) -> io::Result<Output> {
-    Child::new(command.spawn_for_output()?)?.wait_with_output().await
+    current()?;
+    let child = command.spawn_for_output()?;
+    REACTOR.output(child, |a| Child::from(a).wait_with_output()).await
 }
 
 /// Everything `end` yields (nothing for no end).

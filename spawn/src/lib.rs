@@ -207,6 +207,10 @@ unix! {
     /// Waiting and stdio on async-io's reactor, for any executor (the `async-io` feature).
     #[cfg(feature = "async-io")]
     pub mod async_io;
+    #[cfg(any(feature = "tokio", feature = "async-io"))]
+    mod async_adopt;
+    #[cfg(any(feature = "tokio", feature = "async-io"))]
+    mod async_thread;
 
     mod child;
     mod child_calls;

@@ -33,3 +33,5 @@ fn chatty() -> Command {
 mod on_async_io;
 #[cfg(feature = "tokio")]
 mod on_tokio;
+mod support;
+mod without_notifier;
