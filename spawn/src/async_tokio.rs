@@ -27,13 +27,15 @@ use std::task::Poll;
 use ::tokio::io::unix::AsyncFd;
 use ::tokio::io::{AsyncRead, AsyncReadExt, Interest};
 use ::tokio::net::unix::pipe;
-use ::tokio::runtime::Handle;
+use ::tokio::runtime::{self, Handle};
 
 use crate::async_adopt::{Adopted, Reactor};
 use crate::{Command, ExitNotifier, ExitStatus, Output};
 
 /// A child whose exit and stdio are awaited on the current tokio runtime. Made inside a
-/// runtime with I/O enabled (as tokio's own I/O types are).
+/// runtime with I/O enabled (as tokio's own I/O types are). Its wait follows the runtime it
+/// runs in: a child made in one runtime can be waited for in another, after the first has
+/// shut down, as tokio's own can.
 #[derive(Debug)]
 pub struct Child {
     inner: crate::Child,
@@ -50,18 +52,19 @@ pub struct Child {
 #[derive(Debug)]
 struct Exit {
     fd: AsyncFd<ExitNotifier>,
+    runtime: runtime::Id,
 }
 
 impl Exit {
     /// `child`'s notifier, registered with the current runtime.
     fn register(child: &mut crate::Child) -> io::Result<Exit> {
-        current()?;
+        let runtime = current()?.id();
         let notifier = child.exit_notifier()?;
         // SAFETY: an ExitNotifier owns its fd and never changes or closes it before it is
         // dropped, which the AsyncFd does.
         let fd = unsafe { AsyncFd::register_with_interest(notifier, Interest::READABLE) }
             .map_err(io::Error::from)?;
-        Ok(Exit { fd })
+        Ok(Exit { fd, runtime })
     }
 }
 
@@ -118,6 +121,11 @@ impl Child {
         loop {
             if let Some(s) = self.inner.try_wait()? {
                 return Ok(s);
+            }
+            // Registered with a runtime that is not this one (it may have shut down): the
+            // notifier moves to this one's reactor, as tokio's own child does.
+            if current()?.id() != self.exit.runtime {
+                self.exit = Exit::register(&mut self.inner)?;
             }
             let mut ready = self.exit.fd.readable().await?;
             match self.inner.try_wait()? {

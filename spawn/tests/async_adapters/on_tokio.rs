@@ -97,3 +97,21 @@ fn piped_stdin_reaches_the_child() {
     assert_eq!(out.stdout, b"through tokio");
     assert!(out.status.success());
 }
+
+/// A child spawned in one runtime, which then shuts down, is waited for in another before it
+/// has exited: the wait registers with the runtime it runs in, as tokio's own does.
+#[rstest]
+fn waits_in_a_second_runtime_after_the_first_shut_down() {
+    let mut child = run(async {
+        let c = Command::new("cat")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        Child::new(c).unwrap()
+    });
+    // The first runtime is gone; cat still runs (its stdin is open).
+    assert!(child.inner().try_wait().unwrap().is_none());
+    let status = run(async { child.wait().await }).expect("wait in the second runtime");
+    assert!(status.success());
+}
