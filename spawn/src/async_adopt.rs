@@ -1,7 +1,7 @@
 //! What both event-loop adapters do to take over a spawned child: its exit notifier goes to
 //! the reactor first (the step that can fail for want of one), then its piped ends. A child
-//! that cannot be taken over is never left behind: `Child::new` kills and reaps it, `output`
-//! waits for it on a thread instead.
+//! that cannot be taken over is never left behind: `Child::new` kills it and the reaper
+//! thread reaps it, `output` waits for it on a thread instead.
 
 use std::io;
 use std::process::{ChildStderr, ChildStdin, ChildStdout};
@@ -36,6 +36,9 @@ pub(super) struct Reactor<E, I, O, R> {
 impl<E, I, O, R> Reactor<E, I, O, R> {
     /// Takes `child` over.
     pub(super) fn adopt(&self, mut child: Child) -> Result<Adopted<E, I, O, R>, NotAdopted> {
+        // Dropped unwaited, from here on, it goes to the reaper, as tokio's and
+        // async-process's dropped children do: not killed, and no zombie once it exits.
+        child.reap_on_drop(true);
         let exit = match (self.exit)(&mut child) {
             Ok(exit) => exit,
             Err(e) => return Err(NotAdopted::Whole(child, e)),
@@ -83,10 +86,11 @@ impl<E, I, O, R> Reactor<E, I, O, R> {
     }
 }
 
-/// Ends a child that could not be taken over: killed and reaped, so nothing runs on unseen
-/// and no zombie is left.
+/// Ends a child that could not be taken over: killed, then reaped by the reaper thread, so
+/// nothing runs on unseen, no zombie is left and nothing blocks here (a kill can fail with
+/// `EPERM`, for a child that ran a setuid program).
 pub(super) fn give_up(mut child: Child) {
-    // A failed kill means it has ended already; the wait reaps it either way.
+    // A failed kill means it has ended already or cannot be killed; it is reaped either way
+    // (`adopt` set reap_on_drop).
     let _ = child.kill();
-    let _ = child.wait();
 }

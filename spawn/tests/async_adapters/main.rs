@@ -34,4 +34,29 @@ mod on_async_io;
 #[cfg(feature = "tokio")]
 mod on_tokio;
 mod support;
+
+/// Drops a child taken over by `adopt_and_drop` (given a child that sleeps 1 s, then writes
+/// `done` to a file) and checks what tokio's and async-process's dropped children do: not
+/// killed, and reaped once it exits (no zombie). `adopt_and_drop` returns the pid.
+fn dropped_child_runs_on_and_is_reaped(
+    adopt_and_drop: impl FnOnce(spawnmatrix_spawn::Child) -> u32,
+) {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("done");
+    let c = Command::new("sh")
+        .args(["-c", "sleep 1; echo done > \"$1\"", "sh"])
+        .arg(&marker)
+        .spawn()
+        .unwrap();
+    let pid = adopt_and_drop(c) as libc::pid_t;
+    assert!(
+        support::procs::reaped_soon(pid),
+        "the dropped child was left a zombie"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&marker).unwrap(),
+        "done\n",
+        "the dropped child was killed"
+    );
+}
 mod without_notifier;

@@ -99,3 +99,9 @@ fn the_pidfd_stays_blocking() {
     let status = pidfd.wait().expect("PidFd::wait");
     assert!(status.success());
 }
+
+/// A dropped child runs on and is reaped once it exits, as async-process's is.
+#[rstest]
+fn a_dropped_child_runs_on_and_is_reaped() {
+    dropped_child_runs_on_and_is_reaped(|c| Child::new(c).unwrap().id());
+}

@@ -65,18 +65,18 @@ fn wait_does_not_block_the_runtime(
     assert!(reaped);
 }
 
-/// Outside a runtime: an error, not tokio's panic, and the child does not outlive it.
+/// Outside a runtime: an error, not tokio's panic, and the child does not outlive it (killed,
+/// then reaped without blocking the caller).
 #[rstest]
 fn outside_a_runtime_is_an_error() {
     let c = Command::new("sleep").arg("30").spawn().unwrap();
     let pid = c.id() as libc::pid_t;
     let e = Child::new(c).unwrap_err();
     assert!(e.to_string().contains("runtime"), "{e}");
-    // SAFETY: kill with signal 0 only asks whether the pid exists.
-    assert_eq!(
-        unsafe { libc::kill(pid, 0) },
-        -1,
-        "the child was left running"
+    // Killed (a 30 s sleep cannot end sooner), and reaped by the reaper thread.
+    assert!(
+        super::support::procs::reaped_soon(pid),
+        "the child was left running or a zombie"
     );
 }
 
@@ -114,4 +114,10 @@ fn waits_in_a_second_runtime_after_the_first_shut_down() {
     assert!(child.inner().try_wait().unwrap().is_none());
     let status = run(async { child.wait().await }).expect("wait in the second runtime");
     assert!(status.success());
+}
+
+/// A dropped child runs on and is reaped once it exits, as tokio's is.
+#[rstest]
+fn a_dropped_child_runs_on_and_is_reaped() {
+    dropped_child_runs_on_and_is_reaped(|c| run(async { Child::new(c).unwrap().id() }));
 }
