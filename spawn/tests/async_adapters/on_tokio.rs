@@ -121,3 +121,29 @@ fn waits_in_a_second_runtime_after_the_first_shut_down() {
 fn a_dropped_child_runs_on_and_is_reaped() {
     dropped_child_runs_on_and_is_reaped(|c| run(async { Child::new(c).unwrap().id() }));
 }
+
+/// In a runtime built without I/O, taking a child over panics with tokio's own message, as
+/// tokio's I/O types do (tokio has no public way to ask whether a runtime has I/O); the
+/// child is still reaped, not left a zombie.
+#[rstest]
+fn a_runtime_without_io_panics_as_tokio_does() {
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let c = Command::new("true").spawn().unwrap();
+    let pid = c.id() as libc::pid_t;
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        rt.block_on(async { Child::new(c).map(drop) })
+    }));
+    let message = r.err().and_then(|p| p.downcast_ref::<String>().cloned());
+    assert!(
+        message
+            .as_deref()
+            .is_some_and(|m| m.contains("IO is disabled")),
+        "{message:?}"
+    );
+    assert!(
+        super::support::procs::reaped_soon(pid),
+        "the child was left a zombie"
+    );
+}
