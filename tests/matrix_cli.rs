@@ -299,13 +299,12 @@ fn the_main_job_says_what_its_run_changes_in_the_committed_table() {
         .arg(tmp.path().join("out")));
     assert!(result.status.success());
     let stdout = String::from_utf8_lossy(&result.stdout);
-    assert!(
-        stdout.contains("this machine's run changes 1 answer:"),
-        "{stdout}"
-    );
-    assert!(
-        stdout.contains("  functions.posix_spawn linux-glibc: 2.3 "),
-        "{stdout}"
-    );
-    assert!(stdout.contains(" → 2.2 "), "{stdout}");
+    // What else this host's live run adds (a kernel feature the stored runs lacked) depends
+    // on the host: only the planted answer is certain.
+    assert!(stdout.contains("this machine's run changes "), "{stdout}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("  functions.posix_spawn linux-glibc: 2.3 "))
+        .unwrap_or_else(|| panic!("no line for the planted answer in {stdout}"));
+    assert!(line.contains(" → 2.2 "), "{line}");
 }

@@ -266,12 +266,11 @@ impl Screen<'_> {
                 n => format!("this machine's run changes {n} answers:"),
             }
         );
+        // Changed answers first: what a reader of the committed table would get wrong.
         let lines = d
-            .families_added
+            .cells
             .iter()
-            .map(|f| format!("  new family {f}"))
-            .chain(d.rows_added.iter().map(|r| format!("  new row {r}")))
-            .chain(d.cells.iter().map(|c| {
+            .map(|c| {
                 format!(
                     "  {} {}: {} → {}",
                     c.row,
@@ -279,7 +278,9 @@ impl Screen<'_> {
                     c.old.as_deref().unwrap_or("?"),
                     c.new.as_deref().unwrap_or("?")
                 )
-            }));
+            })
+            .chain(d.rows_added.iter().map(|r| format!("  new row {r}")))
+            .chain(d.families_added.iter().map(|f| format!("  new family {f}")));
         for line in lines.take(LIST) {
             let _ = writeln!(s, "{line}");
         }
