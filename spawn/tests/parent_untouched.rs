@@ -2,7 +2,10 @@
 //! failed or refused), this process's state is read before and after and must be equal:
 //! the dumpable flag, the credentials and groups, the working directory, the umask, the
 //! core and open-files limits, the calling thread's signal mask, every signal disposition,
-//! the fd table (numbers, fd flags, status flags, which file), `errno`, and the children (none left: no zombie).
+//! the fd table (numbers, fd flags, status flags, which file), `errno`, the children (none left: no zombie),
+//! the session and group, the parent-death signal and the cgroup. The scenarios cover every
+//! child option, the last round's too (parent-death signal, terminal, foreground, cgroup,
+//! `retry_etxtbsy`, `kill_on_drop`, the group kill, `wait_timeout`, `from_std`).
 //!
 //! The cases run one at a time (`SERIAL`): the fd table and the dispositions are the whole
 //! process's, so no other test of this binary may open an fd or install a handler meanwhile.
@@ -53,6 +56,8 @@ struct ParentState {
     session: (libc::pid_t, libc::pid_t),
     /// The parent-death signal (Linux `PR_GET_PDEATHSIG`; elsewhere 0).
     pdeathsig: libc::c_int,
+    /// This process's cgroup (Linux `/proc/self/cgroup`; elsewhere empty).
+    cgroup: String,
 }
 
 /// This process's parent-death signal.
@@ -252,7 +257,8 @@ impl ParentState {
             errno,
             children,
             session,
-            pdeathsig
+            pdeathsig,
+            cgroup
         )
     }
 
@@ -275,6 +281,7 @@ impl ParentState {
             // SAFETY: queries that cannot fail for this process.
             session: unsafe { (libc::getsid(0), libc::getpgrp()) },
             pdeathsig: pdeathsig(),
+            cgroup: std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default(),
         }
     }
 }
@@ -340,6 +347,76 @@ enum Scenario {
     Terminal,
     /// A controlling terminal that is not a terminal: `ENOTTY`.
     TerminalFails,
+    /// Started in this process's own cgroup (`cgroup`, clone3 only; Linux with cgroup v2).
+    Cgroup,
+    /// A cgroup fd that is no cgroup directory: `EBADF` from clone3.
+    CgroupFails,
+    /// `retry_etxtbsy` with a program held open for writing: `ETXTBSY` after every retry.
+    RetryFails,
+    /// `kill_on_drop`, dropped while it runs: killed, reaped later by the reaper thread.
+    KillOnDrop,
+    /// A group leader that leaves a straggler: `wait_then_kill_process_group`.
+    GroupKill,
+    /// `wait_timeout` that times out, then one that sees the exit after a kill.
+    WaitTimeout,
+    /// `Command::from_std` of a std `Command` with env, directory and stdio.
+    FromStd,
+}
+
+/// This process's cgroup v2 directory, opened, where there is one.
+fn own_cgroup() -> Option<std::fs::File> {
+    let path = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let rel = path
+        .lines()
+        .find_map(|l| l.strip_prefix("0::"))?
+        .trim()
+        .to_owned();
+    let mounts = std::fs::read_to_string("/proc/self/mountinfo").ok()?;
+    let root = mounts.lines().find_map(|l| {
+        let (left, right) = l.split_once(" - ")?;
+        right
+            .starts_with("cgroup2 ")
+            .then(|| left.split(' ').nth(4).map(str::to_owned))?
+    })?;
+    std::fs::File::open(format!("{root}{rel}")).ok()
+}
+
+/// A copy of `/bin/true` in a temporary folder, and a write fd to it kept open.
+fn busy_program() -> (tempfile::TempDir, std::path::PathBuf, std::fs::File) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("busy");
+    std::fs::copy("/bin/true", &path).expect("copy true");
+    let w = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&path)
+        .expect("open for writing");
+    (dir, path, w)
+}
+
+/// What happens to the child after a successful spawn, per scenario.
+fn finish(scenario: Scenario, strategy: Strategy, mut child: spawnmatrix_spawn::Child) {
+    use spawnmatrix_spawn::os::unix::process::ExitStatusExt as _;
+    let ctx = format!("{strategy} {scenario:?}");
+    match scenario {
+        Scenario::KillOnDrop => drop(child),
+        Scenario::GroupKill => {
+            let status = child.wait_then_kill_process_group().expect(&ctx);
+            assert!(status.success(), "{ctx}: {status:?}");
+        }
+        Scenario::WaitTimeout => {
+            let short = child.wait_timeout(std::time::Duration::from_millis(20));
+            assert!(short.expect(&ctx).is_none(), "{ctx}: ended early");
+            child.kill().expect(&ctx);
+            let long = child
+                .wait_timeout(std::time::Duration::from_secs(10))
+                .expect(&ctx);
+            assert_eq!(long.and_then(|s| s.signal()), Some(libc::SIGKILL), "{ctx}");
+        }
+        _ => {
+            let out = child.wait_with_output().expect("wait");
+            assert!(out.status.success(), "{ctx}: {out:?}");
+        }
+    }
 }
 
 /// The uid and gid a root test process spawns as; its own otherwise.
@@ -355,10 +432,13 @@ fn other_ids() -> (libc::uid_t, libc::gid_t) {
 
 extern "C" fn caught(_: libc::c_int) {}
 
-/// Makes the command; the returned fds stay open in the parent for the spawn.
-fn build(scenario: Scenario, strategy: Strategy) -> (Command, Vec<OwnedFd>, Option<libc::c_int>) {
+/// Makes the command; what is returned (fds, a folder) stays alive in the parent for the spawn.
+fn build(
+    scenario: Scenario,
+    strategy: Strategy,
+) -> (Command, Vec<Box<dyn std::any::Any>>, Option<libc::c_int>) {
     let (uid, gid) = other_ids();
-    let mut keep = Vec::new();
+    let mut keep: Vec<Box<dyn std::any::Any>> = Vec::new();
     let mut want = None;
     let mut c = Command::new("true");
     match scenario {
@@ -379,7 +459,7 @@ fn build(scenario: Scenario, strategy: Strategy) -> (Command, Vec<OwnedFd>, Opti
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
                 .fd(5, w);
-            keep.push(r);
+            keep.push(Box::new(r));
         }
         Scenario::CloseFds => {
             let (r, w) = pipe();
@@ -387,7 +467,7 @@ fn build(scenario: Scenario, strategy: Strategy) -> (Command, Vec<OwnedFd>, Opti
                 // SAFETY: clears FD_CLOEXEC on a pipe end this function owns.
                 unsafe { libc::fcntl(fd.as_raw_fd(), libc::F_SETFD, 0) };
             }
-            keep.extend([r, w]);
+            keep.push(Box::new((r, w)));
             c.close_fds(true);
         }
         Scenario::Signals => {
@@ -444,11 +524,50 @@ fn build(scenario: Scenario, strategy: Strategy) -> (Command, Vec<OwnedFd>, Opti
             let (master, slave) = pty();
             c.foreground(slave.try_clone().expect("dup"))
                 .controlling_terminal(slave);
-            keep.push(master);
+            keep.push(Box::new(master));
         }
         Scenario::TerminalFails => {
             c.controlling_terminal(std::fs::File::open("/dev/null").expect("open"));
             want = Some(libc::ENOTTY);
+        }
+        Scenario::Cgroup => match own_cgroup() {
+            Some(dir) => {
+                c.cgroup(dir);
+            }
+            None => println!("no cgroup v2 directory here: {scenario:?} runs as Plain"),
+        },
+        Scenario::CgroupFails => {
+            c.cgroup(std::fs::File::open("/").expect("open /"));
+            want = Some(libc::EBADF);
+        }
+        Scenario::RetryFails => {
+            let (dir, path, w) = busy_program();
+            c = Command::new(&path);
+            c.retry_etxtbsy(3);
+            // Busy until the scenario ends; then the folder goes.
+            keep.push(Box::new((w, dir)));
+            want = Some(libc::ETXTBSY);
+        }
+        Scenario::KillOnDrop => {
+            c = Command::new("sleep");
+            c.arg("5").kill_on_drop(true);
+        }
+        Scenario::GroupKill => {
+            c = Command::new("sh");
+            c.args(["-c", "sleep 5 & exit 0"]).process_group(0);
+        }
+        Scenario::WaitTimeout => {
+            c = Command::new("sleep");
+            c.arg("5");
+        }
+        Scenario::FromStd => {
+            let mut std_cmd = std::process::Command::new("sh");
+            std_cmd
+                .args(["-c", "test \"$FROM_STD\" = yes && test \"$(pwd)\" = /"])
+                .env("FROM_STD", "yes")
+                .current_dir("/")
+                .stdin(std::process::Stdio::null());
+            c = Command::from_std(&std_cmd).expect("from_std");
         }
     }
     c.strategy(strategy);
@@ -478,12 +597,13 @@ fn run(scenario: Scenario, strategy: Strategy) -> libc::c_int {
                 want, None,
                 "{strategy} {scenario:?}: spawned, expected an error"
             );
-            let out = child.wait_with_output().expect("wait");
-            assert!(out.status.success(), "{strategy} {scenario:?}: {out:?}");
+            finish(scenario, strategy, child);
         }
         Err(e) if e.kind() == io::ErrorKind::Unsupported => {
+            // Only clone3 starts a child in a cgroup, and Auto only where clone3 runs.
+            let cgroup = matches!(scenario, Scenario::Cgroup | Scenario::CgroupFails);
             assert!(
-                strategy != Strategy::Auto && strategy != Strategy::Fork,
+                cgroup || (strategy != Strategy::Auto && strategy != Strategy::Fork),
                 "{strategy} {scenario:?}: {e}"
             );
         }
@@ -527,7 +647,14 @@ fn parent_is_untouched(
         Scenario::Rlimit,
         Scenario::RlimitFails,
         Scenario::Terminal,
-        Scenario::TerminalFails
+        Scenario::TerminalFails,
+        Scenario::Cgroup,
+        Scenario::CgroupFails,
+        Scenario::RetryFails,
+        Scenario::KillOnDrop,
+        Scenario::GroupKill,
+        Scenario::WaitTimeout,
+        Scenario::FromStd
     )]
     scenario: Scenario,
 ) {
@@ -556,7 +683,17 @@ fn parent_is_untouched(
             )
         };
     }
-    let changed = after.changes_since(&before);
+    let mut changed = after.changes_since(&before);
+    // A kill-on-drop child is reaped after the drop, by the reaper thread, which then ends
+    // and closes its fds: the state comes back within moments, never to stay changed.
+    let settle = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while !changed.is_empty()
+        && matches!(scenario, Scenario::KillOnDrop)
+        && std::time::Instant::now() < settle
+    {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        changed = ParentState::now(errno).changes_since(&before);
+    }
     assert!(
         changed.is_empty(),
         "{strategy} {scenario:?} changed the parent: {}",
