@@ -158,6 +158,68 @@ fn a_non_terminal_is_the_childs_enotty() {
     assert_eq!(err.raw_os_error(), Some(libc::ENOTTY), "{err}");
 }
 
+/// The command marks the terminal's fd close-on-exec the moment it is handed over, so no
+/// child another thread spawns meanwhile inherits it.
+#[test]
+fn the_terminal_fd_is_close_on_exec_once_handed_over() {
+    let (_master, slave) = pty();
+    // SAFETY: clears FD_CLOEXEC on an fd this test owns.
+    unsafe { libc::fcntl(slave.as_raw_fd(), libc::F_SETFD, 0) };
+    let raw = slave.as_raw_fd();
+    let mut c = Command::new("true");
+    c.controlling_terminal(slave);
+    // SAFETY: a flag query on the fd the command now owns.
+    let flags = unsafe { libc::fcntl(raw, libc::F_GETFD) };
+    assert_eq!(flags & libc::FD_CLOEXEC, libc::FD_CLOEXEC);
+}
+
+/// A terminal that is already another session's controlling terminal: the child's
+/// `TIOCSCTTY` fails with `EPERM`, the spawn's error, under every strategy that can.
+#[rstest]
+#[case(Strategy::Auto)]
+#[case(Strategy::Fork)]
+#[case(Strategy::Clone3)]
+#[case(Strategy::CloneVfork)]
+fn another_sessions_terminal_is_the_childs_eperm(#[case] strategy: Strategy) {
+    let (_master, slave) = pty();
+    let mut holder = Command::new("sleep");
+    holder
+        .arg("30")
+        .controlling_terminal(slave.try_clone().expect("dup"));
+    let Some(holder) = spawn_or_skip(&mut holder, strategy) else {
+        return;
+    };
+    let r = Command::new("true")
+        .controlling_terminal(slave)
+        .strategy(strategy)
+        .status();
+    finish(holder);
+    let err = r.expect_err("the terminal is taken");
+    assert_eq!(err.raw_os_error(), Some(libc::EPERM), "{strategy}: {err}");
+}
+
+/// `foreground` of something that is not a terminal: the child's `ENOTTY`.
+#[rstest]
+#[case(Strategy::Auto)]
+#[case(Strategy::Fork)]
+#[case(Strategy::Clone3)]
+#[case(Strategy::CloneVfork)]
+fn foreground_of_a_non_terminal_is_the_childs_enotty(#[case] strategy: Strategy) {
+    let file = fs::File::open("/dev/null").expect("open");
+    let mut c = Command::new("true");
+    c.process_group(0).foreground(file);
+    let r = c.strategy(strategy).status();
+    match r {
+        Err(e) if e.kind() == io::ErrorKind::Unsupported && strategy == Strategy::Clone3 => {
+            println!("skipped: clone3 refused here: {e}")
+        }
+        r => {
+            let err = r.expect_err("not a terminal");
+            assert_eq!(err.raw_os_error(), Some(libc::ENOTTY), "{strategy}: {err}");
+        }
+    }
+}
+
 /// Set in the re-executed copy to the strategy the foreground check runs under.
 const FOREGROUND_MARKER: &str = "SPAWNOPTS_FOREGROUND_STRATEGY";
 
@@ -392,6 +454,24 @@ fn etxtbsy_without_retry_and_success_with_it(#[case] strategy: Strategy) {
     assert!(out.status.success(), "{strategy}: {out:?}");
     assert_eq!(out.stdout, b"ran\n", "{strategy}");
     holder.join().expect("holder");
+}
+
+/// The retries are bounded: 1, 2, 4 ms and so on, capped at 100 ms each, so `retries`
+/// retries of a program that stays busy give up with `ETXTBSY` after about 1+2+4 ms (never
+/// less: every sleep is taken), far below `retries` × 100 ms.
+#[test]
+fn the_retries_give_up_within_their_bound() {
+    let (_dir, path, holder) = busy_executable("bounded", Duration::from_secs(30));
+    let start = std::time::Instant::now();
+    let err = Command::new(&path).retry_etxtbsy(3).status().unwrap_err();
+    let took = start.elapsed();
+    assert_eq!(err.raw_os_error(), Some(libc::ETXTBSY), "{err}");
+    assert!(
+        took >= Duration::from_millis(7),
+        "the retries slept only {took:?}"
+    );
+    assert!(took < Duration::from_millis(300), "3 retries took {took:?}");
+    drop(holder);
 }
 
 // ---- exec ----

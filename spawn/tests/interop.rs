@@ -225,6 +225,31 @@ fn wait_timeout_times_out_and_then_sees_the_exit(#[case] exit_fd: bool) {
     assert!(child.wait_timeout(Duration::ZERO).unwrap().is_some());
 }
 
+/// Stdin stays open across a `wait_timeout` that times out (as with `try_wait`): the child
+/// still reads what is written afterwards.
+#[test]
+fn wait_timeout_leaves_stdin_open() {
+    use std::io::Write;
+    let mut child = Command::new("head")
+        .args(["-c", "3"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    assert!(child
+        .wait_timeout(Duration::from_millis(50))
+        .unwrap()
+        .is_none());
+    child
+        .stdin
+        .as_mut()
+        .expect("stdin kept")
+        .write_all(b"abc")
+        .expect("write");
+    let out = child.wait_with_output().expect("wait");
+    assert_eq!(out.stdout, b"abc");
+}
+
 #[test]
 fn wait_timeout_wakes_when_the_child_exits() {
     let mut child = Command::new("sleep").arg("0.2").spawn().expect("spawn");
