@@ -4,7 +4,7 @@
 # Linux jobs and .ci/run call it through ci/linux-column.sh (containers only).
 #
 #   ci/containers.sh [--out DIR] [--cache DIR] [--pull] [--no-containers] [--no-musl] [--no-i686] [--no-cases]
-#                    [--bench SIZES | --no-bench] [COLUMN...]
+#                    [--bench SIZES | --no-bench] [--images-only] [COLUMN...]
 #
 # COLUMN is a Debian suite (bullseye bookworm trixie sid; default all four) or, with --pull,
 # `alpine`. Without --pull there is no registry: each Debian image is a debootstrap root with
@@ -49,6 +49,7 @@ pull=0
 cases_flag=()
 bench_flag=(--bench "$ci_bench_sizes")
 suites=()
+images_only=0
 while [ $# -gt 0 ]; do
   case $1 in
     --out) out=$2; shift 2 ;;
@@ -60,6 +61,7 @@ while [ $# -gt 0 ]; do
     --no-cases) cases_flag=(--no-cases); shift ;;
     --bench) bench_flag=(--bench "$2"); shift 2 ;;
     --no-bench) bench_flag=(); shift ;;
+    --images-only) images_only=1; shift ;;
     -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
     -*) echo "containers.sh: unknown option $1" >&2; exit 2 ;;
     *) suites+=("$1"); shift ;;
@@ -351,6 +353,14 @@ if [ $containers = 0 ]; then
   log "no containers (--no-containers)"
 elif find_engine; then
   log "engine: ${engine[*]}"
+  if [ $images_only = 1 ]; then
+    # --images-only: each Debian column's image (localhost/spawnmatrix/debian:SUITE), for
+    # checks that run other binaries in it (ci/checks/81-pidfd-spawn.sh); nothing is built.
+    for s in "${debian[@]}"; do
+      ensure_root "$s" && ensure_image "$s" "localhost/spawnmatrix/debian:$s" || true
+    done
+    exit $failed
+  fi
   # Debootstrap (network and disk) while cargo builds (CPU); each root is checked after.
   roots_pid=""
   if [ $pull = 0 ]; then
