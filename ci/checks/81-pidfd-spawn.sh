@@ -69,6 +69,7 @@ for s in "${suites[@]}"; do
   t0=$SECONDS
   glibc=$(run "$s" ldd --version | sed -n 1p)
   # The libc must have pidfd_spawn, or this column tests nothing it is for.
+  # shellcheck disable=SC2016 # expanded by the container's sh
   if ! run "$s" sh -c 'for f in /lib/x86_64-linux-gnu/libc.so.6 /usr/lib/x86_64-linux-gnu/libc.so.6; do
       [ -e "$f" ] && grep -q pidfd_spawn "$f" && exit 0; done; exit 1'; then
     echo "81-pidfd-spawn: $s ($glibc) has no pidfd_spawn" >&2
@@ -79,6 +80,7 @@ for s in "${suites[@]}"; do
   for b in "${bins[@]}"; do
     name=${b##*/}
     # Under sh, not as the container's pid 1: sid's timeout (coreutils 9.10) exits 125 there.
+    # shellcheck disable=SC2016 # expanded by the container's sh
     if out=$(run "$s" sh -c 'timeout "$@"' sh "$limit" "$b" --test-threads=2 --nocapture "${skips[@]}" 2>&1); then
       passed=$((passed + $(printf '%s\n' "$out" | awk '/^test result: ok\./ {n += $4} END {print n + 0}')))
       case $name in pidfd-*) printf '%s\n' "$out" | grep -E '^test pidfd_spawn|reaped before' || true ;; esac
