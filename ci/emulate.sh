@@ -3,19 +3,28 @@
 # (Debian's) under QEMU full-system emulation. qemu-user would not do: it turns
 # CLONE_VM|CLONE_VFORK into a plain fork, so shared-memory error reporting goes untested.
 #
-#   ci/emulate.sh [--out DIR] [--save] [--tests NAMES [--no-probe] | --probe-only |
+#   ci/emulate.sh [--out DIR] [--save] [--tests NAMES [--filter F] [--no-probe] | --probe-only |
 #                 --fuzz ARGS [--fuzz-debug]] [--timeout S] [ARCH...]
-#   ARCH: aarch64 armhf s390x ppc64el riscv64
+#   ARCH: aarch64 armhf s390x ppc64el riscv64, or linux-VER for an x86_64 guest on one of
+#   Debian's kernels (VER: 5.10 bullseye, 6.1 bookworm, 6.12 trixie, 6.16 trixie-backports,
+#   7.2 sid, 7.3 experimental; ci/setup.sh kernels downloads them)
 #
 # Per ARCH: cross-builds the test binaries and the spawnmatrix binary (cargo-zigbuild: zig cc
 # links, and build.rs builds the C child helper with it), packs them with busybox-static, dash,
 # the files the tests read (the checkout, at the same absolute path) and ci/emulate/init.sh as
 # /init into a newc initramfs, boots it, and parses the console (ci/emulate/results.py).
 # Exits non-zero if any test fails, a program is missing from the log, or a guest hangs.
+# A kernel guest (linux-VER) runs this machine's own x86_64 build (plain cargo, no cross
+# target, so it reuses `cargo test`'s artifacts; debuginfo is stripped on the way into the
+# guest) on Debian 12's glibc 2.36 and strace, so that only the kernel differs from this
+# machine; its report is targets/reports/kernel-VER-x86_64-linux-gnu.json. It runs under KVM
+# when a test boot under KVM reaches its init, and under TCG otherwise (the report says which).
 # --tests builds and runs only the test binaries with these names (comma-separated, as the
 # summary names them: spawn,conformance,lib-spawnmatrix_spawn); the probe always runs. --save
 # copies each probe report to targets/reports/emulated-ARCH-linux-LIBC.json, keeping the
 # stored report's `fuzz` section (a campaign is run on its own, below).
+# --filter F passes F to every test binary (libtest's substring filter: `--tests spawn
+# --filter autokill` runs spawn's tests whose names contain `autokill`).
 # --no-probe runs the --tests binaries alone (a smoke: the probe takes minutes under TCG, and
 # the stored report has its outcomes); --save then has nothing to save.
 # --probe-only builds and runs no test binary, only the probe (its report: the conformance
@@ -35,6 +44,7 @@ only=
 probe_only=0
 no_probe=0
 fuzz_args=
+filter=
 fuzz_profile=(--release)
 # Each program's time limit in the guest (busybox timeout): a hang shows as rc=143 and the
 # rest still runs.
@@ -45,6 +55,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --save) save=1; shift ;;
     --tests) only=$2; shift 2 ;;
+    --filter) filter=$2; shift 2 ;;
     --probe-only) only=none probe_only=1; shift ;;
     --no-probe) no_probe=1; shift ;;
     --fuzz) fuzz_args=$2; shift 2 ;;
@@ -59,7 +70,14 @@ summary_args=()
 [ $no_probe = 0 ] || summary_args=(--no-report)
 log() { printf 'emulate: %s\n' "$*" >&2; }
 
-bash ci/setup.sh pip emulation
+kernels=() foreign=0
+for a in "${archs[@]}"; do
+  case $a in linux-*) kernels+=("${a#linux-}") ;; *) foreign=1 ;; esac
+done
+setup_groups=(pip)
+[ $foreign = 0 ] || setup_groups+=(emulation)
+[ ${#kernels[@]} = 0 ] || setup_groups+=(kernels)
+SPAWNMATRIX_KERNELS="${kernels[*]}" bash ci/setup.sh "${setup_groups[@]}"
 # cargo-zigbuild and zig live in CI's venv.
 # shellcheck source=ci/env.sh
 . ci/env.sh
@@ -76,8 +94,15 @@ mkdir -p "$out"
 # it runs on: busybox chooses its applet by argv[0], so `sh` started under another argv[0]
 # (CommandExt::arg0) would not be a shell.
 configure() {
-  debian=12 console=ttyAMA0 memory=2048
+  debian=12 console=ttyAMA0 memory=2048 native=0 kernel_debs='' report=''
   case $1 in
+    linux-*)
+      # Debian's cloud kernel of one release (see ci/setup.sh kernels), this machine's build.
+      native=1 target=x86_64-unknown-linux-gnu debarch=amd64 flavour=cloud-amd64 libc=gnu
+      kernel_debs=$cache/debs/kernel-${1#linux-} report=kernel-${1#linux-}-x86_64-linux-gnu.json
+      [ -d "$kernel_debs" ] || { log "no kernel ${1#linux-} (5.10 6.1 6.12 6.16 7.2 7.3)"; return 1; }
+      guest_debs=(libc6 libgcc-s1 dash strace libunwind8 liblzma5)
+      qemu=qemu-system-x86_64 machine=("${x86_accel[@]}") console=ttyS0 ;;
     aarch64)
       target=aarch64-unknown-linux-musl debarch=arm64 flavour=arm64 libc=musl
       guest_debs=(libc6 dash)
@@ -98,13 +123,15 @@ configure() {
       target=riscv64gc-unknown-linux-gnu debarch=riscv64 flavour=riscv64 libc=gnu debian=13
       guest_debs=(libc6 libgcc-s1 dash)
       qemu=qemu-system-riscv64 machine=(-M virt -cpu rv64) console=ttyS0 ;;
-    *) log "unknown architecture $1 (aarch64, armhf, s390x, ppc64el, riscv64)"; return 1 ;;
+    *) log "unknown architecture $1 (aarch64, armhf, s390x, ppc64el, riscv64, linux-VER)"; return 1 ;;
   esac
+  [ -n "$kernel_debs" ] || kernel_debs=$cache/debs/$debarch
+  [ -n "$report" ] || report=emulated-$1-linux-$libc.json
 }
 
 # The order the guest runs test binaries in: the spawn library and the conformance suite
 # first, so that a slow tail cannot starve them; binaries not named here run after these.
-order=(spawn conformance lib-spawnmatrix_spawn std_parity beyond_std lib-spawnmatrix
+order=(spawn conformance lib-spawnmatrix_spawn mechanism kernel_releases std_parity beyond_std lib-spawnmatrix
   child_helper probe schema_sync profiles bad_input matrix_cli bin-spawnmatrix bench fuzz
   reliability)
 # Tests not run in the guest: "BINARY FILTER REASON" (FILTER goes to libtest's --skip).
@@ -115,7 +142,13 @@ skip_tests=(
 )
 # One cargo-zigbuild build for $target, its artifacts appended to $work/build.json. No
 # debuginfo: it would make each test binary ~60 MB in the guest's RAM.
+# A kernel guest's build is this machine's own (`cargo`, no --target, the default profile
+# settings): it reuses what `cargo test` built.
 build() {
+  if [ $native = 1 ]; then
+    cargo "$1" "${@:2}" --message-format=json-render-diagnostics >>"$work/build.json"
+    return
+  fi
   CARGO_PROFILE_DEV_DEBUG=false CARGO_PROFILE_TEST_DEBUG=false CARGO_PROFILE_RELEASE_DEBUG=false \
     cargo-zigbuild "$1" "${@:2}" --target "$target" --message-format=json-render-diagnostics \
     >>"$work/build.json"
@@ -139,9 +172,71 @@ build_selected() {
 # Quotes a value for the guest's busybox sh.
 shquote() { printf "'%s'" "${1//\'/\'\\\'\'}"; }
 
+# The kernel (vmlinuz, or vmlinux where Debian ships it uncompressed: ppc64el) and its
+# config from the guest's kernel packages (boot/ up to Debian 13; from Debian 14 the
+# linux-binary package has usr/lib/modules/VER/vmlinuz and linux-base its config): sets kdeb
+# and kernel, and writes the config flags that matter to the spawn code into
+# $work/kernel-config.
+unpack_kernel() {
+  local deb member config
+  kdeb='' kernel='' config=''
+  for deb in "$kernel_debs"/linux-*.deb; do
+    member=$(dpkg-deb -c "$deb" | awk '{print $6}' | grep -E '^\./(boot/vmlinu[xz]-|usr/lib/modules/[^/]+/vmlinu[xz]$)' || true)
+    if [ -n "$member" ]; then
+      kdeb=$deb
+      dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" "$member"
+      kernel=$work/${member#./}
+    fi
+    member=$(dpkg-deb -c "$deb" | awk '{print $6}' | grep -E '^\./(boot/config-|usr/lib/modules/[^/]+/config$)' || true)
+    if [ -n "$member" ]; then
+      dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$work" "$member"
+      config=$work/${member#./}
+    fi
+  done
+  [ -n "$kernel" ] || { log "$arch: no kernel image in $kernel_debs"; return 1; }
+  : >"$work/kernel-config"
+  [ -n "$config" ] || return 0
+  grep -E '^(# )?CONFIG_(SECCOMP|SECCOMP_FILTER|CGROUPS|CHECKPOINT_RESTORE|PID_NS|USER_NS|TIME_NS|TRANSPARENT_HUGEPAGE|HZ|PREEMPT|PREEMPT_DYNAMIC|PREEMPT_VOLUNTARY|PAGE_SIZE_[0-9A-Z]+|ARM64_[0-9]+K_PAGES|PPC_[0-9]+K_PAGES)[= ]' "$config" \
+    | sed 's/^# \(CONFIG_[A-Z0-9_]*\) is not set/\1=n/' >"$work/kernel-config" || true
+}
+
+# KVM only where it really runs a guest: a test boot of the first kernel guest's kernel under
+# -accel kvm, with a one-line init, must reach that init; else TCG (nested virtualisation here
+# opens /dev/kvm, then stops every guest with "KVM internal error").
+x86_accel=(-accel tcg -cpu max)
+choose_accel() {
+  [ ${#kernels[@]} -gt 0 ] || return 0
+  if [ ! -w /dev/kvm ]; then log "no writable /dev/kvm: kernel guests run under TCG"; return 0; fi
+  local d saved_work=${work:-}
+  d=$(mktemp -d)
+  work=$d kernel_debs=$cache/debs/kernel-${kernels[0]} arch=kvm-test unpack_kernel
+  mkdir -p "$d/root"
+  dpkg-deb --fsys-tarfile "$cache"/debs/amd64/busybox-static_*.deb | tar -x -C "$d/root" --wildcards '*/busybox'
+  printf '#!/bin/busybox sh\necho @@kvm-ok\n/bin/busybox poweroff -f\n' >"$d/root/init"
+  chmod +x "$d/root/init"
+  (cd "$d/root" && find . | cpio -o -H newc --quiet) >"$d/init.cpio"
+  # -cpu host fails at once where KVM cannot set the host's MSRs; a named model boots in a
+  # second where KVM works, and hangs on "KVM internal error" where it does not.
+  local cpu
+  for cpu in host qemu64; do
+    if timeout 20 qemu-system-x86_64 -accel kvm -cpu "$cpu" -m 256 -nic none -nographic -no-reboot \
+        -kernel "$kernel" -initrd "$d/init.cpio" -append "console=ttyS0 panic=-1 quiet rdinit=/init" \
+        </dev/null >"$d/log" 2>&1 && grep -q '@@kvm-ok' "$d/log"; then
+      x86_accel=(-accel kvm -cpu "$cpu")
+      log "a test guest ran under KVM (-cpu $cpu): kernel guests use KVM"
+      break
+    fi
+    log "KVM with -cpu $cpu did not run a test guest ($(grep -a -m1 -iE 'error|fail' "$d/log" | tr -cd '[:print:]' || echo 'no init output'))"
+  done
+  [ "${x86_accel[1]}" = kvm ] || log "kernel guests use TCG"
+  rm -rf "$d"
+  work=$saved_work
+}
+choose_accel
+
 status=0
 for arch in "${archs[@]}"; do
-  configure "$arch"
+  configure "$arch" || { status=1; continue; }
   work=$out/$arch
   rm -rf "$work" && mkdir -p "$work"
   debs=$cache/debs/$debarch
@@ -170,10 +265,7 @@ for arch in "${archs[@]}"; do
     dpkg-deb --fsys-tarfile "$debs/${pkg}"_*.deb | tar -x --keep-directory-symlink -C "$root" --exclude './usr/share/*'
   done
   ln -sf dash "$root/bin/sh"
-  kdeb=$(ls "$debs"/linux-image-[0-9]*.deb)
-  # vmlinuz (compressed), or vmlinux where Debian ships the kernel uncompressed (ppc64el).
-  dpkg-deb --fsys-tarfile "$kdeb" | tar -x -C "$work" --wildcards './boot/vmlinu[xz]-*'
-  kernel=$(ls "$work"/boot/vmlinu[xz]-*)
+  unpack_kernel
   printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/false\n' >"$root/etc/passwd"
   printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
   cp ci/emulate/init.sh "$root/init"
@@ -185,7 +277,8 @@ for arch in "${archs[@]}"; do
   declare -A command=()
   while read -r kind name exe; do
     mkdir -p "$root$(dirname "$exe")"
-    cp "$exe" "$root$exe"
+    # This machine's debug build carries debuginfo the guest's RAM need not hold.
+    if [ $native = 1 ]; then objcopy --strip-debug "$exe" "$root$exe"; else cp "$exe" "$root$exe"; fi
     [ "$kind" = test ] || continue
     case $name in
       # zig's sysroots, not this CPU: runs in `cargo test` on the build machine.
@@ -195,6 +288,7 @@ for arch in "${archs[@]}"; do
       echo "$name	not in --tests $only" >>"$work/skipped"; continue
     fi
     command[$name]=$exe
+    [ -z "$filter" ] || command[$name]+=" $(shquote "$filter")"
     for skip in "${skip_tests[@]}"; do
       read -r binary filter why <<<"$skip"
       [ "$binary" = "$name" ] || continue
@@ -209,7 +303,6 @@ for arch in "${archs[@]}"; do
     unset "command[$name]"
   done
   tool=$(awk '$1 == "bin" && $2 == "spawnmatrix" {print $3}' "$work/executables")
-  report=emulated-$arch-linux-$libc.json
   if [ -n "$fuzz_args" ]; then
     # The campaign goes into the stored report, which the guest prints back at the end.
     mkdir -p "$root/tmp/out"
@@ -221,13 +314,18 @@ for arch in "${archs[@]}"; do
 
   qemu_version=$($qemu --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/')
   kpkg=$(basename "$kdeb" .deb)
+  if [ $native = 1 ]; then
+    image="$qemu ${machine[*]} + Debian $(dpkg-deb -f "$kdeb" Package)"
+  else
+    image="$qemu ${machine[*]} + Debian $debian linux-image-$flavour"
+  fi
   {
     echo "export HOME=/tmp/home PATH=/usr/sbin:/usr/bin:/sbin:/bin TMPDIR=/tmp RUST_BACKTRACE=1"
     echo "export SUITE_TIMEOUT=$program_timeout"
     # A conformance runner's hang guard (60 s natively); TCG is ~10x slower.
     echo "export SPAWNMATRIX_RUNNER_TIMEOUT=600 SPAWNMATRIX_CHILD_TIMEOUT=60"
     echo "export SPAWNMATRIX_PROVENANCE=emulated"
-    echo "export SPAWNMATRIX_IMAGE=$(shquote "$qemu ${machine[*]} + Debian $debian linux-image-$flavour")"
+    echo "export SPAWNMATRIX_IMAGE=$(shquote "$image")"
     echo "export SPAWNMATRIX_HOST=$(shquote "ci/emulate.sh: QEMU $qemu_version, Debian ${kpkg//_/ }")"
   } >"$root/suite/env"
   (cd "$root" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
@@ -242,9 +340,11 @@ for arch in "${archs[@]}"; do
   run_seconds=$((SECONDS - start))
   if python3 ci/emulate/results.py summary "$work/console.log" "$work" \
       --arch "$arch" --build-seconds "$build_seconds" --run-seconds "$run_seconds" \
+      --accel "${machine[*]}" --kernel-package "${kpkg//_/ }" --kernel-config "$work/kernel-config" \
       "${summary_args[@]}"; then
     if [ $save = 1 ] && [ $no_probe = 0 ]; then
-      python3 ci/emulate/results.py save "$work/files/$report" targets/reports/"$report"
+      python3 ci/emulate/results.py save "$work/files/$report" targets/reports/"$report" \
+        --summary "$work/summary.json"
       log "$arch: saved targets/reports/$report"
     fi
   else

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what spawnmatrix's checks need on a fresh Debian or Ubuntu machine. Idempotent: each
 # step checks before it installs, so .ci/run can call it every time. Pass group names to limit
-# the work: rust, msrv, nightly, apt-base, apt-containers, apt-browser, pip, emulation
-# (default: all).
+# the work: rust, msrv, nightly, apt-base, apt-containers, apt-browser, pip, emulation,
+# kernels (default: all but kernels).
 #   rust     the cross targets, clippy and rustfmt on the default toolchain
 #   msrv     the toolchain of each package's rust-version (ci/checks/55-msrv.sh)
 #   nightly  the nightly pinned in ci/nightly-toolchain, with rust-src (Cygwin, -Zbuild-std)
@@ -10,6 +10,9 @@
 #   emulation  ci/emulate.sh: QEMU, cpio, its Rust targets, and each guest's Debian packages
 #            (kernel, busybox-static, dash + libc6; libgcc-s1 for the glibc guests), fetched with
 #            `apt-get download` into $SPAWNMATRIX_CACHE/debs/ARCH (riscv64: from trixie)
+#   kernels  ci/emulate.sh's x86_64 kernel guests: qemu-system-x86 and Debian's cloud kernels
+#            (bullseye 5.10 ... experimental 7.3, those SPAWNMATRIX_KERNELS names) into
+#            $SPAWNMATRIX_CACHE/debs/kernel-VER, with the guests' userland in debs/amd64
 set -euo pipefail
 cd "$(dirname "$0")/.."
 groups=("$@")
@@ -68,6 +71,8 @@ fi
 if want apt-base; then apt_install gcc libc6-dev binutils musl-tools debootstrap xz-utils shellcheck gcc-multilib; fi
 # The fake-vfork environments of ci/checks/48-fake-vfork.sh.
 if want apt-base; then apt_install valgrind qemu-user-static; fi
+# strace observes which call made each strategy's child (spawn/tests/mechanism.rs).
+if want apt-base; then apt_install strace; fi
 if want apt-containers; then apt_install podman runc uidmap; fi
 if want apt-browser; then apt_install chromium chromium-driver; fi
 if want pip; then
@@ -89,10 +94,10 @@ fi
 if want msrv; then
   for v in $(python3 ci/pins.py msrv-packages | awk '{print $2}' | sort -u); do toolchain_install "$v"; done
 fi
-if want emulation; then
+if want emulation || want kernels; then
   # qemu-system-misc has qemu-system-s390x and qemu-system-riscv64; qemu-system-ppc has
   # qemu-system-ppc64.
-  apt_install qemu-system-arm qemu-system-misc qemu-system-ppc cpio
+  apt_install qemu-system-arm qemu-system-misc qemu-system-ppc qemu-system-x86 cpio
   for t in aarch64-unknown-linux-musl armv7-unknown-linux-gnueabihf s390x-unknown-linux-gnu \
            powerpc64le-unknown-linux-gnu riscv64gc-unknown-linux-gnu; do
     rustup target list --installed | grep -qx "$t" || { log "rustup target add $t"; rustup target add "$t" >/dev/null; }
@@ -128,22 +133,18 @@ if want emulation; then
   }
   # (awk reads to the end: a reader that stops early would fail the pipe under pipefail.)
   mirror() { debian_mirror | awk '/^https?:\/\/[^ ]*\/debian\/?$/ && !found {print; found = 1}'; }
-  # debian arch, suite (`-`: the machine's own), kernel metapackage, then the other packages
-  # the guest gets. dash is the guest's /bin/sh (busybox would pick its applet from a changed
-  # argv[0]); it runs on Debian's glibc, which the musl guests get for it alone.
-  for spec in "arm64 - linux-image-arm64 busybox-static dash libc6" \
-              "armhf - linux-image-armmp-lpae busybox-static dash libc6 libgcc-s1" \
-              "s390x - linux-image-s390x busybox-static dash libc6 libgcc-s1" \
-              "ppc64el - linux-image-powerpc64le busybox-static dash libc6 libgcc-s1" \
-              "riscv64 trixie linux-image-riscv64 busybox-static dash libc6 libgcc-s1"; do
-    read -r arch suite meta rest <<<"$spec"
+  # Downloads into $cache/debs/NAME: NAME, Debian arch, suite (`-`: the machine's own), kernel
+  # package (`-`: none; a metapackage or a versioned linux-image-*), then the other packages.
+  fetch_debs() { # spec
+    local spec=$1 name arch suite meta rest packages dir apt_dir url
+    read -r name arch suite meta rest <<<"$spec"
     read -r -a packages <<<"$rest"
-    dir=$cache/debs/$arch
+    dir=$cache/debs/$name
     # `complete` holds the spec it was downloaded for: a changed package list downloads again.
-    [ "$(cat "$dir/complete" 2>/dev/null)" = "$spec" ] && continue
+    [ "$(cat "$dir/complete" 2>/dev/null)" = "$spec" ] && return 0
     if [ "$suite" = - ]; then
       get() { download "$@"; }
-      if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
+      if [ "$arch" != "$(dpkg --print-architecture)" ] && ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
         log "dpkg --add-architecture $arch"
         "${sudo[@]}" dpkg --add-architecture "$arch"
         apt_updated=0
@@ -168,12 +169,46 @@ if want emulation; then
     rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
     (
       cd "$dir.tmp"
-      get "$meta:$arch" "${packages[@]/%/:$arch}"
-      # The metapackage depends on the versioned image package that holds the kernel.
-      image=$(dpkg-deb -f "$meta"_*.deb Depends | grep -o 'linux-image-[0-9][^ ,]*' | head -n1)
-      get "$image:$arch"
+      [ ${#packages[@]} = 0 ] || get "${packages[@]/%/:$arch}"
+      [ "$meta" != - ] || exit 0
+      get "$meta:$arch"
+      # A metapackage depends on the versioned image package that holds the kernel.
+      image=$(dpkg-deb -f "$meta"_*.deb Depends | { grep -o 'linux-image-[0-9][^ ,]*' || true; } | head -n1)
+      [ -z "$image" ] || { get "$image:$arch"; meta=$image; }
+      # From Debian 14 (and its backports) the image package holds no kernel: it depends on
+      # linux-binary-VER (the vmlinuz) and linux-base-VER (its config).
+      for dep in $(dpkg-deb -f "$meta"_*.deb Depends | grep -o 'linux-\(binary\|base\)-[0-9][^ ,]*'); do
+        get "$dep:$arch"
+      done
     )
     printf '%s\n' "$spec" >"$dir.tmp/complete" && rm -rf "$dir" && mv "$dir.tmp" "$dir"
     log "downloaded Debian $arch packages into $dir"
+  }
+fi
+if want emulation; then
+  # dash is the guest's /bin/sh (busybox would pick its applet from a changed argv[0]); it runs
+  # on Debian's glibc, which the musl guests get for it alone.
+  for spec in "arm64 arm64 - linux-image-arm64 busybox-static dash libc6" \
+              "armhf armhf - linux-image-armmp-lpae busybox-static dash libc6 libgcc-s1" \
+              "s390x s390x - linux-image-s390x busybox-static dash libc6 libgcc-s1" \
+              "ppc64el ppc64el - linux-image-powerpc64le busybox-static dash libc6 libgcc-s1" \
+              "riscv64 riscv64 trixie linux-image-riscv64 busybox-static dash libc6 libgcc-s1"; do
+    fetch_debs "$spec"
+  done
+fi
+# The x86_64 kernel guests (ci/emulate.sh linux-VER): the machine's own userland (Debian 12's
+# glibc, strace for tests/mechanism.rs) and one Debian cloud kernel per release, each from its
+# suite. SPAWNMATRIX_KERNELS names the ones to fetch (default: all).
+if want kernels; then
+  fetch_debs "amd64 amd64 - - busybox-static dash libc6 libgcc-s1 strace libunwind8 liblzma5"
+  for spec in "kernel-5.10 amd64 bullseye linux-image-cloud-amd64" \
+              "kernel-6.1 amd64 - linux-image-cloud-amd64" \
+              "kernel-6.12 amd64 trixie linux-image-cloud-amd64" \
+              "kernel-6.16 amd64 trixie-backports linux-image-6.16.12+deb13-cloud-amd64" \
+              "kernel-7.2 amd64 sid linux-image-cloud-amd64" \
+              "kernel-7.3 amd64 experimental linux-image-cloud-amd64"; do
+    read -r name _ <<<"$spec"
+    [[ " ${SPAWNMATRIX_KERNELS:-5.10 6.1 6.12 6.16 7.2 7.3} " == *" ${name#kernel-} "* ]] || continue
+    fetch_debs "$spec"
   done
 fi

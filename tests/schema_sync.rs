@@ -125,6 +125,27 @@ fn full_report() -> Report {
             },
         )]
         .into(),
+        guest: Some(spawnmatrix::report::Guest {
+            uname: some("Linux 5.10.0-32-cloud-amd64 x86_64"),
+            page_size: some("4 kB"),
+            emulator: String::from("-accel tcg -cpu max"),
+            accel: String::from("tcg"),
+            kernel_package: some("linux-image-5.10.0-32-cloud-amd64 5.10.223-1 amd64"),
+            kernel_config: [(String::from("CONFIG_SECCOMP"), String::from("y"))].into(),
+            boot_seconds: Some(1.5),
+            boot_and_run_seconds: 100,
+            programs: [(
+                String::from("spawn"),
+                spawnmatrix::report::ProgramRun {
+                    seconds: 10,
+                    passed: 5,
+                    failed: 0,
+                    ignored: 1,
+                },
+            )]
+            .into(),
+            mechanism: [(String::from("clone3"), String::from("ok"))].into(),
+        }),
     }
 }
 

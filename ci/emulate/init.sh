@@ -7,6 +7,8 @@
 # program's time limit in seconds (rc=143 when it is hit).
 /bin/busybox --install -s
 mount -t proc proc /proc
+# Seconds from the kernel's start to this init: the guest's boot time.
+echo "@@emu boot-seconds $(cut -d' ' -f1 /proc/uptime)"
 mount -t sysfs sys /sys
 mount -t devtmpfs dev /dev
 mkdir -p /dev/pts /dev/shm

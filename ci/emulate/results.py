@@ -4,14 +4,18 @@
   results.py executables BUILD_JSON
       From `cargo test --no-run --message-format=json`: one line per executable,
       `KIND NAME PATH` (KIND `test` for test binaries, `bin` for the program).
-  results.py summary CONSOLE_LOG WORKDIR --arch A --build-seconds N --run-seconds N [--no-report]
+  results.py summary CONSOLE_LOG WORKDIR --arch A --build-seconds N --run-seconds N
+                     [--accel QEMU-ARGS] [--kernel-package P] [--kernel-config FILE] [--no-report]
       Parses the guest's console (markers from ci/emulate/init.sh), writes the files the guest
       printed into WORKDIR/files and WORKDIR/summary.json, prints a summary, and exits 1 if a
       program failed or is missing, a test failed, the probe report is not a report of an
       emulated run, or the guest never finished.
-  results.py save NEW STORED
+  results.py save NEW STORED [--summary SUMMARY_JSON]
       Writes the guest's report NEW over STORED; a `fuzz` section of STORED that NEW lacks
-      is kept (campaigns run on their own: ci/emulate.sh --fuzz).
+      is kept (campaigns run on their own: ci/emulate.sh --fuzz). With --summary, the
+      report's `guest` section says how the guest ran: the kernel's package, release, config
+      flags and page size, KVM or TCG, boot time, and per program the tests passed, failed
+      and ignored (the mechanism check's verdict per strategy among them).
 """
 
 import argparse
@@ -24,6 +28,7 @@ RESULT = re.compile(
     r"test result: (\w+)\. (\d+) passed; (\d+) failed; (\d+) ignored; (\d+) measured; (\d+) filtered out"
 )
 FAILED = re.compile(r"^test (.+?) +\.\.\. FAILED$")
+VERDICT = re.compile(r"^test (.+?) +\.\.\. (ok|FAILED|ignored)$")
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
@@ -159,8 +164,26 @@ def summary(args):
     if not done:
         problems.append("the guest never reached the end of its run list")
 
+    config = {}
+    if args.kernel_config and Path(args.kernel_config).exists():
+        for line in Path(args.kernel_config).read_text().splitlines():
+            if "=" in line:
+                k, v = line.split("=", 1)
+                config[k] = v
+    # Each strategy's verdict from tests/mechanism.rs: the observer's check, by case name.
+    mechanism = {}
+    for line in programs.get("mechanism", {}).get("lines", []):
+        m = VERDICT.match(line)
+        if m and "::case_" in m.group(1):
+            mechanism[m.group(1).rsplit("::case_", 1)[1].split("_", 1)[-1]] = m.group(2)
+    boot = facts.get("boot-seconds")
     result = {
         "arch": args.arch,
+        "accel": args.accel,
+        "kernel_package": args.kernel_package,
+        "kernel_config": config,
+        "boot_seconds": float(boot) if boot else None,
+        "mechanism": mechanism,
         "uname": facts.get("uname"),
         "page_size": facts.get("pagesize"),
         "byte_order": facts.get("byteorder"),
@@ -176,8 +199,11 @@ def summary(args):
 
     print(f"== {args.arch}: {facts.get('uname', 'no uname (did the guest boot?)')}")
     print(f"   {facts.get('pagesize', '?')} pages, {facts.get('byteorder', '?')}")
-    print(f"   build {args.build_seconds} s, boot + run {args.run_seconds} s, "
-          f"Auto took {result['auto_strategy']}")
+    print(f"   build {args.build_seconds} s, boot {result['boot_seconds']} s, "
+          f"boot + run {args.run_seconds} s, Auto took {result['auto_strategy']}"
+          + (f", {args.accel}" if args.accel else ""))
+    if mechanism:
+        print("   mechanism (strace): " + ", ".join(f"{k} {v}" for k, v in mechanism.items()))
     for name, rc, seconds, counts in rows:
         c = counts or {}
         print(f"   {name:<18} rc={rc:<3} {seconds:>5} s  passed {c.get('passed', '-')}"
@@ -191,8 +217,34 @@ def summary(args):
     return 1 if problems else 0
 
 
-def save(new, stored):
+def guest_section(summary):
+    """The report's `guest` section from a summary.json of `summary`."""
+    s = json.loads(Path(summary).read_text())
+    guest = {
+        "uname": s["uname"],
+        "page_size": s["page_size"],
+        "emulator": s.get("accel") or "",
+        "accel": "kvm" if "kvm" in (s.get("accel") or "") else "tcg",
+        "boot_seconds": s["boot_seconds"],
+        "boot_and_run_seconds": s["boot_and_run_seconds"],
+        "programs": {
+            name: {"seconds": p["seconds"], **(p["counts"] or {"passed": 0, "failed": 0, "ignored": 0})}
+            for name, p in s["programs"].items()
+        },
+    }
+    if s.get("kernel_package"):
+        guest["kernel_package"] = s["kernel_package"]
+    if s.get("kernel_config"):
+        guest["kernel_config"] = s["kernel_config"]
+    if s.get("mechanism"):
+        guest["mechanism"] = s["mechanism"]
+    return guest
+
+
+def save(new, stored, summary=None):
     report = json.loads(Path(new).read_text())
+    if summary:
+        report["guest"] = guest_section(summary)
     stored = Path(stored)
     if "fuzz" not in report and stored.exists():
         old = json.loads(stored.read_text())
@@ -214,17 +266,21 @@ def main():
     su.add_argument("--arch", required=True)
     su.add_argument("--build-seconds", type=int, required=True)
     su.add_argument("--run-seconds", type=int, required=True)
+    su.add_argument("--accel", default="", help="the emulator's accelerator and CPU arguments")
+    su.add_argument("--kernel-package", default="")
+    su.add_argument("--kernel-config", default="", help="CONFIG_X=value lines")
     su.add_argument("--no-report", action="store_true",
                     help="no probe ran (ci/emulate.sh --no-probe): expect no report")
     sv = sub.add_parser("save")
     sv.add_argument("new")
     sv.add_argument("stored")
+    sv.add_argument("--summary", help="the guest's summary.json: adds the `guest` section")
     args = parser.parse_args()
     if args.command == "executables":
         executables(args.build_json)
         return 0
     if args.command == "save":
-        save(args.new, args.stored)
+        save(args.new, args.stored, args.summary)
         return 0
     return summary(args)
 

@@ -147,6 +147,7 @@ pub(super) fn build_report(
         perf: None,
         fuzz: None,
         sandbox: Default::default(),
+        guest: None,
     })
 }
 

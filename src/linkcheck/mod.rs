@@ -280,6 +280,7 @@ fn assemble(
         perf: None,
         fuzz: None,
         sandbox: Default::default(),
+        guest: None,
     };
     Outcome::Checked {
         report: Box::new(report),

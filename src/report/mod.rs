@@ -8,10 +8,12 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 
 mod fuzz;
+mod guest;
 mod sandbox;
 mod unique_keys;
 
 pub use fuzz::{Fuzz, FuzzExplained, FuzzFinding, FuzzSubject};
+pub use guest::{Guest, ProgramRun};
 pub use sandbox::SandboxRun;
 
 /// Bumped whenever a field changes meaning or a required field is added.
@@ -58,6 +60,9 @@ pub struct Report {
         deserialize_with = "unique_keys::deserialize"
     )]
     pub sandbox: BTreeMap<String, SandboxRun>,
+    /// How the emulated guest that made this report ran (`ci/emulate.sh`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guest: Option<Guest>,
 }
 
 /// Where a report was observed: the matrix column it lands in.

@@ -43,6 +43,7 @@ pub fn report(libc: &str, version: &str, kind: &str) -> Report {
         perf: None,
         fuzz: None,
         sandbox: Default::default(),
+        guest: None,
     }
 }
 
