@@ -44,7 +44,7 @@ only=
 probe_only=0
 no_probe=0
 fuzz_args=
-filter=
+test_filter=
 fuzz_profile=(--release)
 # Each program's time limit in the guest (busybox timeout): a hang shows as rc=143 and the
 # rest still runs.
@@ -55,7 +55,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --save) save=1; shift ;;
     --tests) only=$2; shift 2 ;;
-    --filter) filter=$2; shift 2 ;;
+    --filter) test_filter=$2; shift 2 ;;
     --probe-only) only=none probe_only=1; shift ;;
     --no-probe) no_probe=1; shift ;;
     --fuzz) fuzz_args=$2; shift 2 ;;
@@ -288,7 +288,7 @@ for arch in "${archs[@]}"; do
       echo "$name	not in --tests $only" >>"$work/skipped"; continue
     fi
     command[$name]=$exe
-    [ -z "$filter" ] || command[$name]+=" $(shquote "$filter")"
+    [ -z "$test_filter" ] || command[$name]+=" $(shquote "$test_filter")"
     for skip in "${skip_tests[@]}"; do
       read -r binary filter why <<<"$skip"
       [ "$binary" = "$name" ] || continue
