@@ -3,7 +3,10 @@
 //! the kernel's man pages give (`targets/linux-kernel/kernel.yaml`, doc evidence) and what
 //! every Linux column observed (its `kernel.*` cells, run evidence, grouped by the kernel
 //! release the column ran on: 6.18 on the build machine, 6.1 in the emulated Debian 12
-//! guests; the containers run under Docker's seccomp profile and are left out).
+//! guests, 5.10 to 7.3 in the x86_64 kernel guests of `ci/emulate.sh linux-VER`; the
+//! containers run under Docker's seccomp profile and are left out). Each row names the first
+//! release a run saw the feature in next to the documented one, and a run that contradicts
+//! the documented release (missing from it on, present before it) is a disagreement.
 //!
 //! No report belongs to this family: a column's libc decides its own family, and its kernel
 //! cells are read here a second time, under the kernel's release.
@@ -270,11 +273,34 @@ impl Kernel {
             }
         }
         history.sort_by(|a, b| a.0.cmp(&b.0));
-        // A run that says the feature is missing on a release after the documented one
-        // (a sandbox, a kernel built without it) is a disagreement, shown, not hidden.
+        // A run contradicts the documented release when it finds the feature missing on a
+        // release from it on (a kernel built without it) or present before it (the date is
+        // too late): a disagreement, shown, not hidden. Without a documented release only
+        // a missing feature contradicts.
+        let documented = f.since.as_deref().and_then(Version::parse);
+        let contradicts = |v: &Version, s: &Step| {
+            let present = s.value == Value::Bool(true);
+            s.evidence.contains(&Evidence::Run)
+                && match &documented {
+                    Some(d) => present != (v >= d),
+                    None => !present,
+                }
+        };
         let disagreement = history
             .iter()
-            .any(|(_, s)| s.value != Value::Bool(true) || s.disagreement);
+            .any(|(v, s)| s.disagreement || contradicts(v, s));
+        // The first release a run saw the feature in, next to the documented one.
+        let first_run = history
+            .iter()
+            .find(|(_, s)| s.evidence.contains(&Evidence::Run) && s.value == Value::Bool(true))
+            .map(|(_, s)| s.release.clone());
+        let documented_text = f.since.as_deref().unwrap_or(UNKNOWN);
+        notes.push(match &first_run {
+            Some(r) => {
+                format!("first release with run evidence: {r} (documented: {documented_text})")
+            }
+            None => format!("no run saw it (documented: {documented_text})"),
+        });
         let mut evidence: Vec<Evidence> = history
             .iter()
             .flat_map(|(_, s)| s.evidence.clone())
