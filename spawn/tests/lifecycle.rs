@@ -177,8 +177,9 @@ fn kill_on_drop_never_blocks_for_a_child_that_cannot_be_killed() {
                 .spawn()
                 .expect("spawn as another user");
             let pid = child.id() as libc::pid_t;
-            // SAFETY: this sub-process gives up root for good (every thread: libc's setxid).
-            assert_eq!(unsafe { libc::setresuid(65534, 65534, 65534) }, 0);
+            // SAFETY: this sub-process gives up root for good: setuid as root sets the real,
+            // effective and saved ids (POSIX), for every thread (libc's setxid).
+            assert_eq!(unsafe { libc::setuid(65534) }, 0);
             // SAFETY: signal 0 only checks.
             let e = unsafe { libc::kill(pid, 0) };
             assert_eq!(
