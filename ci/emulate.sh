@@ -25,6 +25,8 @@
 # stored report's `fuzz` section (a campaign is run on its own, below).
 # --filter F passes F to every test binary (libtest's substring filter: `--tests spawn
 # --filter autokill` runs spawn's tests whose names contain `autokill`).
+# --probe-args ARGS adds ARGS to the guest's `spawnmatrix probe --json` (`--bench 0,256M
+# --sandbox`: the perf rows, and the sandbox profiles on that kernel).
 # --no-probe runs the --tests binaries alone (a smoke: the probe takes minutes under TCG, and
 # the stored report has its outcomes); --save then has nothing to save.
 # --probe-only builds and runs no test binary, only the probe (its report: the conformance
@@ -45,6 +47,7 @@ probe_only=0
 no_probe=0
 fuzz_args=
 test_filter=
+probe_args=
 fuzz_profile=(--release)
 # Each program's time limit in the guest (busybox timeout): a hang shows as rc=143 and the
 # rest still runs.
@@ -56,6 +59,7 @@ while [ $# -gt 0 ]; do
     --save) save=1; shift ;;
     --tests) only=$2; shift 2 ;;
     --filter) test_filter=$2; shift 2 ;;
+    --probe-args) probe_args=$2; shift 2 ;;
     --probe-only) only=none probe_only=1; shift ;;
     --no-probe) no_probe=1; shift ;;
     --fuzz) fuzz_args=$2; shift 2 ;;
@@ -309,7 +313,7 @@ for arch in "${archs[@]}"; do
     cp targets/reports/"$report" "$root/tmp/out/$report"
     printf '%s\t%s\t%s\n' spawnmatrix-fuzz /tmp "$tool fuzz $fuzz_args --record /tmp/out/$report" >>"$root/suite/run.list"
   elif [ $no_probe = 0 ]; then
-    printf '%s\t%s\t%s\n' spawnmatrix-probe "$repo" "$tool probe --json >/tmp/out/$report" >>"$root/suite/run.list"
+    printf '%s\t%s\t%s\n' spawnmatrix-probe "$repo" "$tool probe --json $probe_args >/tmp/out/$report" >>"$root/suite/run.list"
   fi
 
   qemu_version=$($qemu --version | head -n1 | sed 's/.*version \([^ ]*\).*/\1/')
