@@ -36,7 +36,8 @@ fn reports_what_it_was_given() {
         .env("SPAWNMATRIX_TEST", "v=1")
         .current_dir(dir.path())
         .stdin(Stdio::null());
-    // SAFETY: only async-signal-safe calls (dup2, sigprocmask, signal) on stack data.
+    // SAFETY: only async-signal-safe calls (dup2, sigprocmask, signal, kill) on stack data.
+    // SIGUSR1 is blocked, then sent: it stays pending through the exec.
     unsafe {
         cmd.pre_exec(move || {
             let mut set: libc::sigset_t = std::mem::zeroed();
@@ -45,6 +46,7 @@ fn reports_what_it_was_given() {
                 || libc::sigaddset(&mut set, libc::SIGUSR1) != 0
                 || libc::sigprocmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) != 0
                 || libc::signal(libc::SIGUSR2, libc::SIG_IGN) == libc::SIG_ERR
+                || libc::kill(libc::getpid(), libc::SIGUSR1) != 0
             {
                 return Err(std::io::Error::last_os_error());
             }
@@ -110,6 +112,17 @@ fn reports_what_it_was_given() {
         s.ignored
     );
     assert_eq!(s.handled, Vec::<String>::new());
+    assert_eq!(s.pending, ["SIGUSR1"]);
+    match &s.kernel_signals {
+        Some(kernel) => {
+            assert_eq!(kernel.pending, [libc::SIGUSR1]);
+            assert!(kernel.blocked.contains(&libc::SIGUSR1), "{kernel:?}");
+            assert!(kernel.ignored.contains(&libc::SIGUSR2), "{kernel:?}");
+            assert_eq!(kernel.caught, Vec::<i32>::new());
+        }
+        None if cfg!(target_os = "linux") => panic!("no kernel signal state on Linux"),
+        None => println!("no kernel signal state here (not Linux)"),
+    }
 }
 
 /// The fds of this process that a child inherits (no close-on-exec flag). Rust opens every

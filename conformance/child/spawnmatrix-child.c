@@ -16,6 +16,12 @@
  * A relative PATH is taken from the helper's cwd, i.e. after any chdir the spawn did: pass an
  * absolute one.
  *
+ * Signals are reported twice: as the libc sees them ("sigmask", "ignored", "handled",
+ * "pending": names, SIG<n> for unnamed numbers) and as the kernel holds them
+ * ("kernel_signals": numbers, from /proc/self/status or, without /proc, the raw rt_sig*
+ * system calls on Linux; null elsewhere). Only the kernel's view shows the numbers a libc
+ * keeps for itself and hides from its own calls (glibc's 32 and 33).
+ *
  * --read-fd N reads to end of file, so a pipe's writer must close its end first; an fd that
  * fails to read is left out of "reads" and named in "errors". --write-fd N:TEXT writes TEXT
  * (default SIGPIPE disposition applies: a closed pipe ends the helper with SIGPIPE).
@@ -31,6 +37,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -616,6 +623,173 @@ static void emit_signals(struct buf *b)
         buf_add(b, handled.p, handled.len);
     buf_add(b, "]", 1);
     free(handled.p);
+    sigset_t pending;
+    if (sigpending(&pending) != 0) {
+        note("sigpending: %s", ERRNAME(errno));
+        sigemptyset(&pending);
+    }
+    first = 1;
+    buf_str(b, ",\"pending\":[");
+    for (int s = 1; s <= max; s++)
+        if (sigismember(&pending, s) == 1) {
+            sep(b, &first);
+            json_str(b, SIGNAME(s));
+        }
+    buf_add(b, "]", 1);
+}
+
+/* ---- the kernel's own view of the signal state (Linux) ---------------------------------- */
+
+/*
+ * The libc's calls hide the numbers it keeps for itself (glibc's sigaction refuses 32 and 33,
+ * musl's 32 to 34), so the kernel is asked directly: /proc/self/status where it is mounted,
+ * else the raw rt_sig* system calls. Masks are arrays of bits, signal n at bit n-1.
+ */
+#define KSIG_MAX 128
+struct ksigs {
+    unsigned char pending[KSIG_MAX + 1], shared_pending[KSIG_MAX + 1], blocked[KSIG_MAX + 1],
+        ignored[KSIG_MAX + 1], caught[KSIG_MAX + 1];
+    int max;
+};
+
+#if defined(__linux__)
+/* Reads a /proc mask ("0000000180000000") into bits[1..]; returns the highest number. */
+static int parse_kmask(const char *hex, unsigned char *bits)
+{
+    size_t n = strspn(hex, "0123456789abcdefABCDEF");
+    int sig = 1;
+    for (size_t i = n; i-- > 0 && sig <= KSIG_MAX;) {
+        char c = hex[i];
+        int v = c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+        for (int bit = 0; bit < 4 && sig <= KSIG_MAX; bit++, sig++)
+            bits[sig] = (unsigned char)((v >> bit) & 1);
+    }
+    return sig - 1;
+}
+
+static int ksigs_from_proc(struct ksigs *k)
+{
+    int fd = open("/proc/self/status", O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    char text[16384];
+    size_t len = 0;
+    for (;;) {
+        ssize_t n = read(fd, text + len, sizeof text - 1 - len);
+        if (n > 0 && (len += (size_t)n) < sizeof text - 1)
+            continue;
+        if (n < 0 && errno == EINTR)
+            continue;
+        break;
+    }
+    close(fd);
+    text[len] = '\0';
+    static const struct {
+        const char *key;
+        size_t offset;
+    } fields[] = {
+        {"\nSigPnd:", offsetof(struct ksigs, pending)},
+        {"\nShdPnd:", offsetof(struct ksigs, shared_pending)},
+        {"\nSigBlk:", offsetof(struct ksigs, blocked)},
+        {"\nSigIgn:", offsetof(struct ksigs, ignored)},
+        {"\nSigCgt:", offsetof(struct ksigs, caught)},
+    };
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++) {
+        const char *at = strstr(text, fields[i].key);
+        if (!at) {
+            note("/proc/self/status has no %s line", fields[i].key + 1);
+            return -2;
+        }
+        at += strlen(fields[i].key);
+        at += strspn(at, " \t");
+        k->max = parse_kmask(at, (unsigned char *)k + fields[i].offset);
+    }
+    return 0;
+}
+
+/* Where the kernel's struct sigaction starts with the handler, as on every architecture the
+ * suite runs on; MIPS, SPARC and Alpha differ and have only /proc. */
+#if !defined(__mips__) && !defined(__sparc__) && !defined(__alpha__)
+#define KSIG_SYSCALLS 1
+#define KSIG_NSIG 64
+static void kset_bits(const unsigned long *set, unsigned char *bits)
+{
+    const int per = (int)(8 * sizeof(unsigned long));
+    for (int s = 1; s <= KSIG_NSIG; s++)
+        bits[s] = (unsigned char)((set[(s - 1) / per] >> ((s - 1) % per)) & 1);
+}
+
+static int ksigs_from_syscalls(struct ksigs *k)
+{
+    unsigned long set[KSIG_NSIG / (8 * sizeof(unsigned long))];
+    const size_t size = sizeof set;
+    if (syscall(SYS_rt_sigprocmask, SIG_BLOCK, NULL, set, size) != 0)
+        return -1;
+    kset_bits(set, k->blocked);
+    /* rt_sigpending gives the union of the thread's and the process's pending sets. */
+    if (syscall(SYS_rt_sigpending, set, size) != 0)
+        return -1;
+    kset_bits(set, k->pending);
+    for (int s = 1; s <= KSIG_NSIG; s++) {
+        /* Room for any layout: handler, flags, restorer, mask. */
+        unsigned long act[4 + KSIG_NSIG / (8 * sizeof(unsigned long))];
+        if (syscall(SYS_rt_sigaction, s, NULL, act, size) != 0)
+            return -1;
+        k->ignored[s] = act[0] == (unsigned long)SIG_IGN;
+        k->caught[s] = act[0] != (unsigned long)SIG_IGN && act[0] != (unsigned long)SIG_DFL;
+    }
+    k->max = KSIG_NSIG;
+    return 0;
+}
+#endif
+#endif
+
+static void emit_kmask(struct buf *b, const char *key, const unsigned char *bits, int max)
+{
+    int first = 1;
+    buf_fmt(b, ",\"%s\":[", key);
+    for (int s = 1; s <= max; s++)
+        if (bits[s]) {
+            sep(b, &first);
+            buf_fmt(b, "%d", s);
+        }
+    buf_add(b, "]", 1);
+}
+
+/* "kernel_signals": {"source":"proc"|"syscall", "pending" (the thread's and the process's),
+ * "blocked", "ignored", "caught": signal numbers}, or null where the kernel cannot be asked. */
+static void emit_kernel_signals(struct buf *b)
+{
+    struct ksigs k;
+    memset(&k, 0, sizeof k);
+    const char *source = NULL;
+#if defined(__linux__)
+    int rc = ksigs_from_proc(&k);
+    if (rc == 0)
+        source = "proc";
+#ifdef KSIG_SYSCALLS
+    else if (rc == -1) {
+        memset(&k, 0, sizeof k);
+        if (ksigs_from_syscalls(&k) == 0)
+            source = "syscall";
+        else
+            note("rt_sig* system calls: %s", ERRNAME(errno));
+    }
+#endif
+#endif
+    if (!source) {
+        buf_str(b, ",\"kernel_signals\":null");
+        return;
+    }
+    buf_str(b, ",\"kernel_signals\":{\"source\":");
+    json_str(b, source);
+    for (int s = 1; s <= k.max; s++)
+        k.pending[s] |= k.shared_pending[s];
+    emit_kmask(b, "pending", k.pending, k.max);
+    emit_kmask(b, "blocked", k.blocked, k.max);
+    emit_kmask(b, "ignored", k.ignored, k.max);
+    emit_kmask(b, "caught", k.caught, k.max);
+    buf_add(b, "}", 1);
 }
 
 static const char *policy_name(int p)
@@ -848,6 +1022,7 @@ int main(int argc, char **argv)
     buf_fmt(&b, ",\"umask\":%u", (unsigned)mask);
     emit_fds(&b);
     emit_signals(&b);
+    emit_kernel_signals(&b);
     emit_sched(&b);
     emit_rlimit(&b);
     do_reads(&b, &o);

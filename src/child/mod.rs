@@ -9,4 +9,6 @@ mod install;
 mod state;
 
 pub use install::{helper_path, true_path};
-pub use state::{Access, ChildState, ChildStateError, FdInfo, FdType, Sched};
+pub use state::{
+    Access, ChildState, ChildStateError, FdInfo, FdType, KernelSignals, KernelSource, Sched,
+};

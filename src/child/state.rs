@@ -35,6 +35,11 @@ pub struct ChildState {
     pub sigmask: Vec<String>,
     pub ignored: Vec<String>,
     pub handled: Vec<String>,
+    /// Signals pending for the helper (its thread's and its process's), as `sigpending` says.
+    pub pending: Vec<String>,
+    /// The kernel's own view of the signal state (Linux), which also shows the numbers the
+    /// libc hides from its calls; `None` where the kernel cannot be asked.
+    pub kernel_signals: Option<KernelSignals>,
     pub sched: Option<Sched>,
     /// Soft and hard `RLIMIT_NOFILE`.
     pub rlimit_nofile: [u64; 2],
@@ -86,6 +91,27 @@ pub enum FdType {
     Sock,
     Lnk,
     Unknown,
+}
+
+/// Signal numbers as the kernel holds them for the helper.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KernelSignals {
+    /// Where they were read: `proc` (`/proc/self/status`) or `syscall` (raw `rt_sig*`).
+    pub source: KernelSource,
+    /// The thread's and the process's pending signals together.
+    pub pending: Vec<i32>,
+    pub blocked: Vec<i32>,
+    pub ignored: Vec<i32>,
+    /// Signals with a handler (none should survive an exec).
+    pub caught: Vec<i32>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum KernelSource {
+    Proc,
+    Syscall,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,6 +1,6 @@
 use rstest::rstest;
 
-use super::{decode_hex, Access, ChildState, ChildStateError, FdType};
+use super::{decode_hex, Access, ChildState, ChildStateError, FdType, KernelSource};
 
 /// A report as the helper writes it (one fd, one read and write, non-UTF-8 argv byte).
 const SAMPLE: &str = r#"{"pid":42,"ppid":1,"pgid":42,"sid":7,"uid":1000,"euid":1000,"gid":100,
@@ -8,7 +8,9 @@ const SAMPLE: &str = r#"{"pid":42,"ppid":1,"pgid":42,"sid":7,"uid":1000,"euid":1
 "env_hex":["413d31","423d783d79"],"cwd":"/tmp","cwd_errno":null,"umask":18,
 "fds":[{"fd":3,"cloexec":false,"access":"rw","append":true,"nonblock":false,"type":"reg",
 "dev":2049,"ino":77,"offset":5,"target":"/tmp/f"}],"sigmask":["SIGUSR1"],"ignored":["SIGPIPE"],
-"handled":[],"sched":{"policy":"SCHED_OTHER","priority":0},"rlimit_nofile":[1024,4096],
+"handled":[],"pending":["SIGUSR2"],"kernel_signals":{"source":"proc","pending":[12],
+"blocked":[10],"ignored":[13,32,33],"caught":[]},
+"sched":{"policy":"SCHED_OTHER","priority":0},"rlimit_nofile":[1024,4096],
 "reads":{"3":"hello"},"writes":{"4":"EBADF"},"errors":[]}"#;
 
 #[test]
@@ -27,6 +29,23 @@ fn parses_every_field() {
     assert_eq!(s.writes[&4], "EBADF");
     assert_eq!(s.rlimit_nofile, [1024, 4096]);
     assert_eq!(s.sched.as_ref().unwrap().policy, "SCHED_OTHER");
+    assert_eq!(s.pending, ["SIGUSR2"]);
+    let kernel = s.kernel_signals.as_ref().unwrap();
+    assert_eq!(kernel.source, KernelSource::Proc);
+    assert_eq!(
+        (&kernel.pending, &kernel.blocked, &kernel.ignored),
+        (&vec![12], &vec![10], &vec![13, 32, 33])
+    );
+}
+
+#[test]
+fn kernel_signals_may_be_absent() {
+    let text = SAMPLE.replace(
+        r#""kernel_signals":{"source":"proc","pending":[12],
+"blocked":[10],"ignored":[13,32,33],"caught":[]}"#,
+        r#""kernel_signals":null"#,
+    );
+    assert_eq!(ChildState::parse(&text).unwrap().kernel_signals, None);
 }
 
 #[rstest]
@@ -51,6 +70,8 @@ fn hex(#[case] text: &str, #[case] expected: Option<Vec<u8>>) {
 #[rstest]
 #[case::unknown_field(SAMPLE.replace("\"umask\":18", "\"umask\":18,\"extra\":1"), "unknown field")]
 #[case::bad_type(SAMPLE.replace("\"type\":\"reg\"", "\"type\":\"door\""), "unknown variant")]
+#[case::bad_source(SAMPLE.replace("\"source\":\"proc\"", "\"source\":\"guess\""), "unknown variant")]
+#[case::kernel_names(SAMPLE.replace("\"blocked\":[10]", "\"blocked\":[\"SIGUSR1\"]"), "invalid type")]
 #[case::truncated(SAMPLE[..40].to_string(), "EOF")]
 fn rejects_bad_json(#[case] text: String, #[case] expected: &str) {
     let err = ChildState::parse(&text).unwrap_err();

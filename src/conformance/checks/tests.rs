@@ -16,7 +16,9 @@ fn state() -> ChildState {
                 "type":"chr","dev":5,"ino":6,"offset":0,"target":"/dev/null"},
                {"fd":10,"cloexec":true,"access":"w","append":true,"nonblock":false,
                 "type":"reg","dev":1,"ino":2,"offset":3,"target":"/t/x/f"}],
-        "sigmask":["SIGUSR1"],"ignored":["SIGTERM"],"handled":[],
+        "sigmask":["SIGUSR1"],"ignored":["SIGTERM"],"handled":[],"pending":[],
+        "kernel_signals":{"source":"proc","pending":[],"blocked":[10],"ignored":[15],
+                          "caught":[]},
         "sched":null,"rlimit_nofile":[1024,4096],"reads":{},"writes":{"1":"ok"},"errors":[]}"#,
     )
     .unwrap()
