@@ -292,6 +292,16 @@ pub struct Signals {
     /// A handler that does nothing is installed.
     #[serde(default)]
     pub handled: Vec<String>,
+    /// Set to the default action (the Rust runtime starts the runner with SIGPIPE ignored).
+    #[serde(default)]
+    pub defaulted: Vec<String>,
+    /// Sent to the runner process (`kill`) after blocking: pending for the process. Each
+    /// must also be `blocked`, or it would be delivered at once.
+    #[serde(default)]
+    pub pending: Vec<String>,
+    /// Sent to the spawning thread (`pthread_kill`) after blocking: pending for the thread.
+    #[serde(default)]
+    pub thread_pending: Vec<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -392,12 +402,31 @@ pub enum Scenario {
     /// `threads` threads each spawn `spawns` children (distinct argv and report files) while
     /// another thread opens and closes close-on-exec fds; every child is checked.
     Multithread { threads: u32, spawns: u32 },
-    /// Another thread keeps sending `signal` to the runner's process group while the runner
-    /// spawns `spawns` times; the runner's handler records any run in a process other than
-    /// the runner.
-    SignalFlood { signal: String, spawns: u32 },
+    /// Another thread keeps sending `signal` while the runner spawns `spawns` times; the
+    /// runner's handler records any run in a process other than the runner.
+    SignalFlood {
+        signal: String,
+        spawns: u32,
+        #[serde(default)]
+        target: FloodTarget,
+    },
     /// No spawn: the raw attribute object's defaults and set/get round trips (libc only).
     AttrRoundtrip,
+    /// No spawn: the case's `attrs` set on a raw attribute object, then every getter must
+    /// give back exactly what was set (libc only).
+    AttrReadBack,
+}
+
+/// Where a signal flood goes.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FloodTarget {
+    /// The runner's process group, children included (`kill(0, sig)`): a child must block it.
+    #[default]
+    Group,
+    /// The runner alone (`kill(getpid(), sig)`), with the flooding thread blocking it, so
+    /// every signal queues for the spawning thread, also while a spawn blocks signals.
+    Runner,
 }
 
 /// `expect.shared: recorded`, and the verdict of such a run: observed only, nothing is
@@ -461,6 +490,13 @@ pub struct ChildChecks {
     pub ignored_lacks: Vec<String>,
     #[serde(default)]
     pub handled: Option<Vec<String>>,
+    /// The pending signals (as `sigpending` says), exactly.
+    #[serde(default)]
+    pub pending: Option<Vec<String>>,
+    /// The signal state as the kernel holds it (see [`KernelChecks`]); a platform whose
+    /// kernel the helper cannot ask gives `skipped:no-kernel-signals`.
+    #[serde(default)]
+    pub kernel: Option<KernelChecks>,
     #[serde(default)]
     pub pgid: Option<IdRel>,
     #[serde(default)]
@@ -486,6 +522,25 @@ pub struct ChildChecks {
     /// Runner-side fd → its file offset after the child exited.
     #[serde(default)]
     pub parent_offsets: BTreeMap<i32, i64>,
+}
+
+/// Exact signal sets as the kernel holds them for the helper, over the signals an
+/// application can name here. The numbers the libc keeps for itself (those its `sigaction`
+/// refuses: glibc's 32 and 33) are recorded as facts instead, because only the kernel shows
+/// them and the libc, not POSIX, decides them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KernelChecks {
+    #[serde(default)]
+    pub ignored: Option<Vec<String>>,
+    /// Signals with a handler.
+    #[serde(default)]
+    pub caught: Option<Vec<String>>,
+    #[serde(default)]
+    pub blocked: Option<Vec<String>>,
+    /// The thread's and the process's pending signals together.
+    #[serde(default)]
+    pub pending: Option<Vec<String>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

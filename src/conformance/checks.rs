@@ -7,10 +7,11 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
 use serde_json::{json, Value};
 
-use super::case::{ChildChecks, FdCheck, IdRel};
+use super::case::{ChildChecks, FdCheck, IdRel, KernelChecks};
 use super::plan::arg_bytes;
 use super::template::Vars;
-use crate::child::{Access, ChildState};
+use super::{names, sys};
+use crate::child::{Access, ChildState, KernelSignals};
 
 /// Facts observed and the checks that failed.
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -47,6 +48,18 @@ fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// Each element in hex, with this run's temporary paths put back as `${tmp}` and `${helper}`
+/// (in text elements), so the fact is the same in every run.
+fn portable_hex(elements: &[Vec<u8>], vars: &Vars) -> Vec<String> {
+    elements
+        .iter()
+        .map(|e| match std::str::from_utf8(e) {
+            Ok(text) => hex(vars.unexpand(text).as_bytes()),
+            Err(_) => hex(e),
+        })
+        .collect()
+}
+
 /// Device and inode of `fd` in this process.
 fn fd_identity(fd: RawFd) -> Option<(u64, u64)> {
     // SAFETY: fstat fills a plain struct.
@@ -71,7 +84,8 @@ pub fn child(checks: &ChildChecks, state: &ChildState, ctx: &Ctx) -> Findings {
             .map(|a| arg_bytes(a, vars).map(|b| hex(&b)).unwrap_or_default())
             .collect();
         let ok = argv == want;
-        f.record("argv_hex".into(), json!(argv), ok, json!(want));
+        let seen = portable_hex(&state.argv_bytes(), vars);
+        f.record("argv_hex".into(), json!(seen), ok, json!(want));
     } else if ctx.argv_as_passed {
         let want: Vec<String> = ctx.passed_argv.iter().map(|a| hex(a)).collect();
         let ok = argv == want;
@@ -112,7 +126,8 @@ pub fn child(checks: &ChildChecks, state: &ChildState, ctx: &Ctx) -> Findings {
             .map(|a| arg_bytes(a, vars).map(|b| hex(&b)).unwrap_or_default())
             .collect();
         let ok = state.env_hex == want;
-        f.record("env_hex".into(), json!(state.env_hex), ok, json!(want));
+        let seen = portable_hex(&state.env_bytes(), vars);
+        f.record("env_hex".into(), json!(seen), ok, json!(want));
     }
     for entry in &checks.env_has {
         let entry = vars.expand(entry);
@@ -128,25 +143,31 @@ pub fn child(checks: &ChildChecks, state: &ChildState, ctx: &Ctx) -> Findings {
         let ok = state.env_var(name).is_none();
         f.record(format!("env lacks {name}"), json!(ok), ok, true);
     }
-    if let Some(want) = &checks.sigmask {
-        let ok = sorted(&state.sigmask) == sorted(want);
-        f.record("sigmask".into(), json!(state.sigmask), ok, json!(want));
+    let exact = [
+        ("sigmask", &checks.sigmask, &state.sigmask),
+        ("handled", &checks.handled, &state.handled),
+        ("pending", &checks.pending, &state.pending),
+    ];
+    for (name, want, seen) in exact {
+        if let Some(want) = want {
+            let ok = sorted(seen) == sorted(&canonical(want));
+            f.record(name.into(), json!(seen), ok, json!(want));
+        }
     }
     for sig in &checks.sigmask_has {
-        let ok = state.sigmask.contains(sig);
+        let ok = state.sigmask.contains(&names::canonical_signal(sig));
         f.record(format!("{sig} blocked"), json!(ok), ok, true);
     }
     for sig in &checks.ignored_has {
-        let ok = state.ignored.contains(sig);
+        let ok = state.ignored.contains(&names::canonical_signal(sig));
         f.record(format!("{sig} ignored"), json!(ok), ok, true);
     }
     for sig in &checks.ignored_lacks {
-        let ok = !state.ignored.contains(sig);
+        let ok = !state.ignored.contains(&names::canonical_signal(sig));
         f.record(format!("{sig} ignored"), json!(!ok), ok, false);
     }
-    if let Some(want) = &checks.handled {
-        let ok = sorted(&state.handled) == sorted(want);
-        f.record("handled".into(), json!(state.handled), ok, json!(want));
+    if let (Some(want), Some(seen)) = (&checks.kernel, &state.kernel_signals) {
+        kernel_check(&mut f, want, seen);
     }
     id_check(
         &mut f,
@@ -231,6 +252,47 @@ fn sorted(list: &[String]) -> Vec<String> {
     let mut v = list.to_vec();
     v.sort();
     v
+}
+
+/// The names a helper report uses for a case's list (`SIGRTMIN` becomes `SIG34` on glibc).
+fn canonical(list: &[String]) -> Vec<String> {
+    list.iter().map(|s| names::canonical_signal(s)).collect()
+}
+
+fn signal_names(numbers: &[i32]) -> Vec<String> {
+    numbers.iter().map(|&n| names::signal_name(n)).collect()
+}
+
+/// The kernel's sets, compared exactly over the signals an application can name here; the
+/// numbers the libc keeps for itself are facts of their own (`kernel ignored, libc-reserved`),
+/// recorded for every set, since only the kernel shows them.
+fn kernel_check(f: &mut Findings, want: &KernelChecks, seen: &KernelSignals) {
+    let reserved = sys::libc_reserved_signals();
+    let sets = [
+        ("ignored", &want.ignored, &seen.ignored),
+        ("caught", &want.caught, &seen.caught),
+        ("blocked", &want.blocked, &seen.blocked),
+        ("pending", &want.pending, &seen.pending),
+    ];
+    for (name, want, seen) in sets {
+        let (hidden, visible): (Vec<i32>, Vec<i32>) =
+            seen.iter().partition(|n| reserved.contains(n));
+        f.facts.insert(
+            format!("kernel {name}, libc-reserved"),
+            json!(signal_names(&hidden)),
+        );
+        let Some(want) = want else { continue };
+        let mut wanted: Vec<i32> = want.iter().filter_map(|s| names::signal(s)).collect();
+        wanted.sort_unstable();
+        let mut visible = visible;
+        visible.sort_unstable();
+        f.record(
+            format!("kernel {name}"),
+            json!(signal_names(&visible)),
+            visible == wanted,
+            json!(want),
+        );
+    }
 }
 
 fn fd_check(f: &mut Findings, check: &FdCheck, state: &ChildState, vars: &Vars) {

@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::case::{Action, Case, FdSpec};
+use super::case::{Action, Case, FdSpec, Scenario};
 use super::names;
 use super::outcome::Outcome;
 
@@ -160,34 +160,28 @@ fn check(case: &Case, file: &Path, text: &str) -> Result<(), LoadError> {
     for fd in &case.setup.fds {
         check_fd(fd).or_else(|m| fail(&format!("fd: {}", fd.fd), m))?;
     }
-    let signals = case
-        .setup
-        .signals
-        .blocked
-        .iter()
-        .chain(&case.setup.signals.ignored)
-        .chain(&case.setup.signals.handled)
-        .chain(
-            case.attrs
-                .iter()
-                .flat_map(|a| a.sigmask.iter().chain(&a.sigdefault)),
-        )
-        .chain(&case.helper.raise);
-    for sig in signals {
-        if names::signal(sig).is_none() {
+    for sig in signal_names(case) {
+        if !names::is_signal_name(sig) {
             return fail(sig, format!("unknown signal `{sig}`"));
         }
+    }
+    let pending = &case.setup.signals;
+    if let Some(sig) = pending
+        .pending
+        .iter()
+        .chain(&pending.thread_pending)
+        .find(|s| !pending.blocked.contains(s))
+    {
+        return fail(sig, format!("pending signal `{sig}` must also be blocked"));
     }
     for flag in case.attrs.iter().flat_map(|a| &a.flags) {
         if !names::is_spawn_flag(flag) {
             return fail(flag, format!("unknown spawn flag `{flag}`"));
         }
     }
-    for action in case.actions.iter().flatten() {
-        if let Action::Open { flags, .. } = action {
-            if let Err(flag) = names::open_flags(flags) {
-                return fail(&flag, format!("unknown open flag `{flag}`"));
-            }
+    for flags in open_flag_lists(case) {
+        if let Some(flag) = names::unknown_open_flag(flags) {
+            return fail(flag, format!("unknown open flag `{flag}`"));
         }
     }
     Ok(())
@@ -195,15 +189,78 @@ fn check(case: &Case, file: &Path, text: &str) -> Result<(), LoadError> {
 
 fn check_fd(fd: &FdSpec) -> Result<(), String> {
     match (&fd.open, &fd.pipe) {
-        (Some(open), None) => names::open_flags(&open.flags)
-            .map(|_| ())
-            .map_err(|f| format!("unknown open flag `{f}`")),
-        (None, Some(_)) => Ok(()),
+        (Some(_), None) | (None, Some(_)) => Ok(()),
         _ => Err(format!(
             "fd {} needs exactly one of `open` and `pipe`",
             fd.fd
         )),
     }
+}
+
+/// Every signal name a case uses: its setup, attributes, helper options, scenario and checks.
+fn signal_names(case: &Case) -> impl Iterator<Item = &String> {
+    let signals = &case.setup.signals;
+    let checks = &case.expect.child;
+    let kernel = checks.kernel.iter().flat_map(|k| {
+        [&k.ignored, &k.caught, &k.blocked, &k.pending]
+            .into_iter()
+            .flatten()
+            .flatten()
+    });
+    let flood = match &case.scenario {
+        Some(Scenario::SignalFlood { signal, .. }) => Some(signal),
+        _ => None,
+    };
+    signals
+        .blocked
+        .iter()
+        .chain(&signals.ignored)
+        .chain(&signals.handled)
+        .chain(&signals.defaulted)
+        .chain(&signals.pending)
+        .chain(&signals.thread_pending)
+        .chain(
+            case.attrs
+                .iter()
+                .flat_map(|a| a.sigmask.iter().chain(&a.sigdefault)),
+        )
+        .chain(&case.helper.raise)
+        .chain(flood)
+        .chain(checks.sigmask.iter().flatten())
+        .chain(&checks.sigmask_has)
+        .chain(&checks.ignored_has)
+        .chain(&checks.ignored_lacks)
+        .chain(checks.handled.iter().flatten())
+        .chain(checks.pending.iter().flatten())
+        .chain(kernel)
+}
+
+/// Every list of open flags a case uses (setup descriptors and open actions).
+fn open_flag_lists(case: &Case) -> impl Iterator<Item = &[String]> {
+    let setup = case
+        .setup
+        .fds
+        .iter()
+        .filter_map(|fd| fd.open.as_ref().map(|o| o.flags.as_slice()));
+    let actions = case.actions.iter().flatten().filter_map(|a| match a {
+        Action::Open { flags, .. } => Some(flags.as_slice()),
+        _ => None,
+    });
+    setup.chain(actions)
+}
+
+/// Why `case` cannot run on this platform: a signal or open flag it names has no value here
+/// (`SIGRTMIN+2` without real-time signals, `O_PATH` outside Linux). The runner reports
+/// `unsupported` with this reason.
+pub fn unavailable_here(case: &Case) -> Option<String> {
+    if let Some(sig) = signal_names(case).find(|s| names::signal(s).is_none()) {
+        return Some(format!("{sig} is not a signal here"));
+    }
+    open_flag_lists(case).find_map(|flags| {
+        names::open_flags(flags)
+            .err()
+            .map(|flag| format!("{flag} is not an open flag here"))
+    })
 }
 
 #[cfg(test)]
@@ -232,6 +289,12 @@ mod tests {
     #[case("x-case", &GOOD.replace("any_of: [returned:ENOENT]", "any_of: [returned:enoent]"), Some(8))]
     #[case("x-case", &GOOD.replace("posix: P12\n", "posix: P12\nbogus: 1\n"), Some(5))]
     #[case("x-case", &format!("{GOOD}setup:\n  signals:\n    blocked: [SIGNOPE]\n"), Some(11))]
+    #[case("x-case", &format!("{GOOD}setup:\n  signals:\n    blocked: [SIGRTMIN+3]\n"), None)]
+    #[case("x-case", &format!("{GOOD}setup:\n  signals:\n    pending: [SIGUSR1]\n"), Some(11))]
+    #[case("x-case", &GOOD.replace("any_of: [returned:ENOENT]", "any_of: [ok]\n  child:\n    kernel: {ignored: [SIGNOPE]}"), Some(10))]
+    #[case("x-case", &GOOD.replace("any_of: [returned:ENOENT]", "any_of: [ok]\n  child:\n    kernel: {ignored: [SIGHUP], bogus: 1}"), Some(10))]
+    #[case("x-case", &format!("{GOOD}actions:\n  - {{op: open, fd: 3, path: x, flags: [O_PATH]}}\n"), None)]
+    #[case("x-case", &format!("{GOOD}actions:\n  - {{op: open, fd: 3, path: x, flags: [O_BOGUS]}}\n"), Some(10))]
     #[case("other-name", GOOD, Some(1))]
     fn file_errors_name_the_line(
         #[case] stem: &str,

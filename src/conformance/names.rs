@@ -50,28 +50,112 @@ const OPEN_FLAGS: &[(&str, c_int)] = &[
     ("O_NOFOLLOW", libc::O_NOFOLLOW),
 ];
 
-/// The number of a signal name.
+/// A signal named by number or relative to the real-time range, as case files may write it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Numbered {
+    /// `SIG<n>`.
+    Plain(c_int),
+    /// `SIGRTMIN` or `SIGRTMIN+k`.
+    AboveRtMin(c_int),
+    /// `SIGRTMAX` or `SIGRTMAX-k`.
+    BelowRtMax(c_int),
+}
+
+fn numbered(name: &str) -> Option<Numbered> {
+    let offset = |text: &str, sign: char| match text {
+        "" => Some(0),
+        _ => text
+            .strip_prefix(sign)
+            .filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+            .and_then(|n| n.parse().ok()),
+    };
+    if let Some(rest) = name.strip_prefix("SIGRTMIN") {
+        return offset(rest, '+').map(Numbered::AboveRtMin);
+    }
+    if let Some(rest) = name.strip_prefix("SIGRTMAX") {
+        return offset(rest, '-').map(Numbered::BelowRtMax);
+    }
+    let digits = name.strip_prefix("SIG")?;
+    if digits.starts_with('0') || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok().map(Numbered::Plain)
+}
+
+/// Signal names of some platforms the suite runs on that not every platform has.
+const PLATFORM_SIGNALS: &[&str] = &[
+    "SIGSTKFLT",
+    "SIGPWR",
+    "SIGINFO",
+    "SIGEMT",
+    "SIGTHR",
+    "SIGLIBRT",
+];
+
+/// Whether `name` is a signal name case files may use: a name of the table or of
+/// [`PLATFORM_SIGNALS`], `SIG<n>`, `SIGRTMIN+k` or `SIGRTMAX-k`. It need not exist here
+/// ([`signal`] says whether it does).
+pub fn is_signal_name(name: &str) -> bool {
+    signal(name).is_some() || numbered(name).is_some() || PLATFORM_SIGNALS.contains(&name)
+}
+
+/// The number of a signal name here: a named signal, `SIG<n>` (a number this platform's
+/// signal calls accept), or one relative to this libc's real-time range (`SIGRTMIN+2` is
+/// 36 on glibc, 37 on musl); `None` where the platform has no such signal.
 pub fn signal(name: &str) -> Option<c_int> {
-    SIGNALS.iter().find(|(n, _)| *n == name).map(|(_, v)| *v)
+    if let Some((_, v)) = SIGNALS
+        .iter()
+        .chain(sys::EXTRA_SIGNALS)
+        .find(|(n, _)| *n == name)
+    {
+        return Some(*v);
+    }
+    let (low, high) = sys::realtime_signals().unwrap_or((0, -1));
+    let number = match numbered(name)? {
+        Numbered::Plain(n) => return (1..=sys::max_signal()).contains(&n).then_some(n),
+        Numbered::AboveRtMin(k) => low.checked_add(k)?,
+        Numbered::BelowRtMax(k) => high.checked_sub(k)?,
+    };
+    (low..=high).contains(&number).then_some(number)
 }
 
 /// The name of a signal number (`SIG<n>` for one this table does not name).
 pub fn signal_name(number: c_int) -> String {
     SIGNALS
         .iter()
+        .chain(sys::EXTRA_SIGNALS)
         .find(|(_, v)| *v == number)
         .map(|(n, _)| (*n).to_string())
         .unwrap_or_else(|| format!("SIG{number}"))
 }
 
-/// The bitwise or of open flag names; the first unknown name is the error.
+/// The name a helper report uses for `name` (`SIGRTMIN+2` becomes `SIG36` on glibc), so a
+/// case's list compares with the helper's; a name with no number here is kept as written.
+pub fn canonical_signal(name: &str) -> String {
+    signal(name).map_or_else(|| name.to_string(), signal_name)
+}
+
+/// Open flags of some platforms the suite runs on that not every platform has.
+const PLATFORM_OPEN_FLAGS: &[&str] = &["O_PATH"];
+
+/// The bitwise or of open flag names; the first name without a value here is the error.
 pub fn open_flags(names: &[String]) -> Result<c_int, String> {
     names.iter().try_fold(0, |acc, name| {
         OPEN_FLAGS
             .iter()
+            .chain(sys::EXTRA_OPEN_FLAGS)
             .find(|(n, _)| n == name)
             .map(|(_, v)| acc | v)
             .ok_or_else(|| name.clone())
+    })
+}
+
+/// The first name in `names` that is no open flag case files may use (one that exists on
+/// some platform, not necessarily here).
+pub fn unknown_open_flag(names: &[String]) -> Option<&String> {
+    names.iter().find(|name| {
+        !PLATFORM_OPEN_FLAGS.contains(&name.as_str())
+            && open_flags(std::slice::from_ref(name)).is_err()
     })
 }
 
@@ -119,10 +203,42 @@ mod tests {
     #[rstest]
     #[case("SIGUSR1", Some(libc::SIGUSR1))]
     #[case("SIGNOPE", None)]
+    #[case("SIG5", Some(5))]
+    #[case("SIG0", None)]
+    #[case("SIG05", None)]
+    #[case("SIG99999", None)]
     fn signals(#[case] name: &str, #[case] number: Option<i32>) {
         assert_eq!(super::signal(name), number);
-        if let Some(n) = number {
-            assert_eq!(super::signal_name(n), name);
+        if let Some(n) = number.filter(|_| !name.starts_with("SIG0")) {
+            assert_eq!(super::canonical_signal(name), super::signal_name(n));
+        }
+    }
+
+    #[rstest]
+    #[case("SIGRTMIN", true)]
+    #[case("SIGRTMIN+3", true)]
+    #[case("SIGRTMAX-1", true)]
+    #[case("SIGRTMIN-1", false)]
+    #[case("SIGRTMAX+1", false)]
+    #[case("SIGRTMIN+", false)]
+    #[case("SIG40", true)]
+    #[case("SIGNOPE", false)]
+    fn signal_grammar(#[case] name: &str, #[case] valid: bool) {
+        assert_eq!(super::is_signal_name(name), valid);
+    }
+
+    /// The real-time names resolve inside this libc's range, or nowhere.
+    #[test]
+    fn realtime_names_stay_in_the_range() {
+        match crate::conformance::sys::realtime_signals() {
+            Some((low, high)) => {
+                assert_eq!(super::signal("SIGRTMIN"), Some(low));
+                assert_eq!(super::signal("SIGRTMIN+2"), Some(low + 2));
+                assert_eq!(super::signal("SIGRTMAX-1"), Some(high - 1));
+                assert_eq!(super::signal(&format!("SIGRTMIN+{}", high - low + 1)), None);
+                assert_eq!(super::canonical_signal("SIGRTMAX"), format!("SIG{high}"));
+            }
+            None => assert_eq!(super::signal("SIGRTMIN"), None),
         }
     }
 

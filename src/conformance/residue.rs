@@ -1,5 +1,5 @@
 //! What a spawn must leave unchanged in the parent: no child left unreaped, no descriptor
-//! gained or lost, the same working directory and signal mask.
+//! gained or lost, the same working directory, signal mask and blocked pending signals.
 
 use std::path::PathBuf;
 
@@ -9,6 +9,9 @@ pub struct Baseline {
     fds: Vec<i32>,
     cwd: Option<PathBuf>,
     blocked: Vec<i32>,
+    /// Pending signals the spawning thread blocks: nothing but a spawn that unblocks or
+    /// consumes them can change these (an unblocked pending one is delivered at any time).
+    held: Vec<i32>,
 }
 
 /// Open descriptors of this process, ascending (see [`super::sys::open_fds`]).
@@ -16,27 +19,41 @@ pub fn open_fds() -> Vec<i32> {
     super::sys::open_fds()
 }
 
-/// The calling thread's blocked signals, by number.
-fn blocked_signals() -> Vec<i32> {
-    // SAFETY: the set is initialised by pthread_sigmask before it is read.
+/// The calling thread's blocked signals and its pending ones (the thread's and the
+/// process's), by number.
+fn blocked_and_pending() -> (Vec<i32>, Vec<i32>) {
+    // SAFETY: both sets are initialised before they are read.
     unsafe {
-        let mut set: libc::sigset_t = std::mem::zeroed();
-        libc::sigemptyset(&mut set);
-        if libc::pthread_sigmask(libc::SIG_BLOCK, std::ptr::null(), &mut set) != 0 {
-            return vec![-1];
+        let mut blocked: libc::sigset_t = std::mem::zeroed();
+        let mut pending: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut blocked);
+        libc::sigemptyset(&mut pending);
+        if libc::pthread_sigmask(libc::SIG_BLOCK, std::ptr::null(), &mut blocked) != 0
+            || libc::sigpending(&mut pending) != 0
+        {
+            return (vec![-1], vec![-1]);
         }
-        (1..65)
-            .filter(|&s| libc::sigismember(&set, s) == 1)
-            .collect()
+        let members = |set: &libc::sigset_t| -> Vec<i32> {
+            (1..65)
+                .filter(|&s| libc::sigismember(set, s) == 1)
+                .collect()
+        };
+        (members(&blocked), members(&pending))
     }
 }
 
 impl Baseline {
     pub fn take() -> Baseline {
+        let (blocked, pending) = blocked_and_pending();
+        let held = pending
+            .into_iter()
+            .filter(|s| blocked.contains(s))
+            .collect();
         Baseline {
             fds: open_fds(),
             cwd: std::env::current_dir().ok(),
-            blocked: blocked_signals(),
+            blocked,
+            held,
         }
     }
 
@@ -60,6 +77,12 @@ impl Baseline {
             problems.push(format!(
                 "residue: the parent's signal mask changed from {:?} to {:?}",
                 self.blocked, now.blocked
+            ));
+        }
+        if now.held != self.held {
+            problems.push(format!(
+                "residue: the parent's blocked pending signals changed from {:?} to {:?}",
+                self.held, now.held
             ));
         }
         // SAFETY: WNOHANG never blocks; a reaped pid is reported, not hidden.

@@ -54,6 +54,10 @@ fn runner_main(args: &[String]) -> Result<(), String> {
         return Err("usage: RUNNER CASE-FILE VARIANT[,VARIANT...] RESULT-FILE".into());
     };
     close_inherited_fds();
+    // A runner started by glibc's own posix_spawn inherits glibc's 32 and 33 ignored (its
+    // child code sets them so before 2.38): every case starts from the ordinary state instead,
+    // so a spawn that ignores them shows.
+    super::sys::reset_reserved_signals()?;
     let case = load::load_file(Path::new(case_file)).map_err(|e| e.to_string())?;
     let helper = crate::child::helper_path().map_err(|e| format!("the child helper: {e}"))?;
     setup::apply_process(&case.setup)?;
@@ -124,6 +128,11 @@ pub fn run_isolated(
 /// keeps the rights to clean up.
 fn run_variant(case: &Case, variant: &Variant, helper: &Path) -> Run {
     let setup = &case.setup;
+    if let Some(why) = load::unavailable_here(case) {
+        let mut run = Run::new(variant, Outcome::Unsupported);
+        run.notes.push(why);
+        return run;
+    }
     // SAFETY: geteuid only queries.
     if (setup.needs_root || setup.run_as.is_some()) && unsafe { libc::geteuid() } != 0 {
         return Run::new(variant, Outcome::Skipped("needs-root".into()));
@@ -210,13 +219,18 @@ impl World {
                     *spawns,
                 ),
                 Some(Scenario::AttrRoundtrip) => scenario::attr_roundtrip(variant),
-                Some(Scenario::SignalFlood { signal, spawns }) => scenario::signal_flood(
+                Some(Scenario::AttrReadBack) => scenario::attr_read_back(case, variant),
+                Some(Scenario::SignalFlood {
+                    signal,
+                    spawns,
+                    target,
+                }) => scenario::signal_flood(
                     case,
                     variant,
                     spawner.as_ref(),
                     &plan,
                     vars,
-                    signal,
+                    (signal, *target),
                     *spawns,
                 ),
             },

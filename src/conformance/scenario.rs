@@ -8,13 +8,13 @@ use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, Ordering};
 
 use serde_json::json;
 
-use super::case::Case;
+use super::case::{Case, FloodTarget};
 use super::checks::Findings;
 use super::names;
 use super::outcome::Outcome;
 use super::plan::Plan;
 use super::setup;
-use super::subject::{Spawner, Variant};
+use super::subject::{self, Spawner, Variant};
 use super::template::Vars;
 use super::trial::{absorb, spawn_and_check, Run};
 
@@ -184,14 +184,15 @@ extern "C" fn flood_handler(_: libc::c_int) {
 }
 
 /// Spawns `spawns` times while another thread keeps sending `signal` to the runner's process
-/// group; the runner's handler must never run in a child.
+/// group or to the runner alone (blocking it itself, so that each one queues for the spawning
+/// thread); the runner's handler must never run in a child.
 pub fn signal_flood(
     case: &Case,
     variant: &Variant,
     spawner: &dyn Spawner,
     plan: &Plan,
     vars: &Vars,
-    signal: &str,
+    (signal, target): (&str, FloodTarget),
     spawns: u32,
 ) -> Run {
     let Some(sig) = names::signal(signal) else {
@@ -206,21 +207,41 @@ pub fn signal_flood(
         return run;
     }
     let stop = AtomicBool::new(false);
-    let results = std::thread::scope(|s| {
-        s.spawn(|| {
+    let (results, flooded) = std::thread::scope(|s| {
+        let flood = s.spawn(|| {
+            let pid = match target {
+                FloodTarget::Group => 0,
+                FloodTarget::Runner => {
+                    block_here(sig).map_err(|rc| {
+                        format!(
+                            "the flooding thread cannot block {signal}: {}",
+                            crate::errno::name(rc)
+                        )
+                    })?;
+                    RUNNER_PID.load(Ordering::Relaxed)
+                }
+            };
             while !stop.load(Ordering::Relaxed) {
-                // SAFETY: signals this process group, which the case made the runner's own.
-                unsafe { libc::kill(0, sig) };
+                // SAFETY: signals this process group (which the case made the runner's own)
+                // or this process.
+                unsafe { libc::kill(pid, sig) };
                 std::thread::sleep(std::time::Duration::from_micros(100));
             }
+            Ok::<(), String>(())
         });
         let results: Vec<_> = (0..spawns)
             .map(|i| spawn_and_check(case, spawner, plan, vars, &i.to_string(), &[]))
             .collect();
         stop.store(true, Ordering::Relaxed);
-        results
+        let flooded = flood
+            .join()
+            .unwrap_or_else(|_| Err("the flooding thread panicked".into()));
+        (results, flooded)
     });
     let mut run = fold(variant, results, vars);
+    if let Err(e) = flooded {
+        run.failures.push(e);
+    }
     let delivered = DELIVERED.load(Ordering::Relaxed);
     let foreign = FOREIGN_PID.load(Ordering::Relaxed);
     run.facts
@@ -235,6 +256,34 @@ pub fn signal_flood(
         ));
     }
     run
+}
+
+/// Blocks `sig` in the calling thread only.
+fn block_here(sig: libc::c_int) -> Result<(), i32> {
+    // SAFETY: the set is initialised before use.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, sig);
+        match libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut()) {
+            0 => Ok(()),
+            rc => Err(rc),
+        }
+    }
+}
+
+/// The case's attributes set on a raw attribute object and read back with every getter
+/// (libc only, no spawn): each getter must give back exactly what was set.
+pub fn attr_read_back(case: &Case, variant: &Variant) -> Run {
+    match subject::read_back_attrs(case) {
+        Ok(findings) => fold_findings(variant, findings),
+        Err(ns) => {
+            let mut run = fold_findings(variant, Findings::default());
+            run.outcome = ns.outcome.to_string();
+            run.notes.extend(ns.note);
+            run
+        }
+    }
 }
 
 /// `posix_spawnattr_*` defaults and set/get round trips, on the raw libc (no spawn): the

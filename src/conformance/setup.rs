@@ -142,7 +142,8 @@ fn park(fd: RawFd) -> Result<OwnedFd, String> {
 
 extern "C" fn do_nothing(_: libc::c_int) {}
 
-/// Blocks, ignores and handles signals as the case asks (on the calling thread and process).
+/// Blocks, defaults, ignores and handles signals as the case asks (on the calling thread and process),
+/// then makes the listed ones pending.
 pub fn apply_signals(signals: &Signals) -> Result<(), String> {
     let number = |name: &String| names::signal(name).ok_or(format!("unknown signal {name}"));
     // SAFETY: sigset and sigaction structs are initialised before use; the handler is
@@ -157,6 +158,7 @@ pub fn apply_signals(signals: &Signals) -> Result<(), String> {
         if rc != 0 {
             return Err(format!("pthread_sigmask: {}", crate::errno::name(rc)));
         }
+        let defaulted = signals.defaulted.iter().map(|s| (s, libc::SIG_DFL));
         let ignored = signals.ignored.iter().map(|s| (s, libc::SIG_IGN));
         let handled = signals.handled.iter().map(|s| {
             (
@@ -164,8 +166,18 @@ pub fn apply_signals(signals: &Signals) -> Result<(), String> {
                 do_nothing as extern "C" fn(libc::c_int) as libc::sighandler_t,
             )
         });
-        for (sig, handler) in ignored.chain(handled) {
+        for (sig, handler) in defaulted.chain(ignored).chain(handled) {
             install(number(sig)?, handler, 0)?;
+        }
+        // Blocked above (the case loader insists), so these stay pending.
+        for sig in &signals.pending {
+            check(libc::kill(libc::getpid(), number(sig)?), "kill")?;
+        }
+        for sig in &signals.thread_pending {
+            let rc = libc::pthread_kill(libc::pthread_self(), number(sig)?);
+            if rc != 0 {
+                return Err(format!("pthread_kill: {}", crate::errno::name(rc)));
+            }
         }
     }
     Ok(())

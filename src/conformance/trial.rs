@@ -88,7 +88,7 @@ pub fn spawn_and_check(
         Some(Err(e)) => findings.failures.push(e),
         None => {}
     }
-    let outcome = match spawned {
+    let mut outcome = match spawned {
         Err(ns) => {
             notes.extend(ns.note);
             ns.outcome
@@ -106,6 +106,10 @@ pub fn spawn_and_check(
     };
     if case.image == Image::Helper {
         match crate::child::ChildState::read(&report) {
+            Ok(state) if case.expect.child.kernel.is_some() && state.kernel_signals.is_none() => {
+                notes.push("the helper could not ask the kernel for its signal state".into());
+                outcome = Outcome::Skipped("no-kernel-signals".into());
+            }
             Ok(state) => {
                 let ctx = Ctx {
                     vars,

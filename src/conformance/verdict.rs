@@ -114,14 +114,47 @@ pub fn shared_expected(case: &Case) -> Option<&str> {
         })
 }
 
+/// The facts on which runs disagree with the first run that had the same outcome: the
+/// library promises the same observable behaviour under every strategy (different outcomes
+/// are judged by the outcome alone).
+fn disagreements(runs: &[Run]) -> Vec<String> {
+    let Some(first) = runs.iter().find(|r| !not_run(&r.outcome)) else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for run in runs.iter().filter(|r| r.outcome == first.outcome) {
+        let names = first.facts.keys().chain(run.facts.keys());
+        let differing: std::collections::BTreeSet<&String> = names
+            .filter(|n| first.facts.get(*n) != run.facts.get(*n))
+            .collect();
+        for name in differing {
+            let show = |r: &Run| r.facts.get(name).map_or("absent".into(), |v| v.to_string());
+            found.push(format!(
+                "{name}: {} under {}, {} under {}",
+                show(run),
+                run.variant,
+                show(first),
+                first.variant
+            ));
+        }
+    }
+    found
+}
+
 /// The `shared` subject: every strategy must give the documented normalized outcome, unless
 /// the case says `shared: recorded` (nothing documented: outcomes are listed, checks still
-/// count).
+/// count), and the same facts.
 pub fn shared(case: &Case, runs: &[Run]) -> CaseResult {
     let expected = shared_expected(case);
     let recorded = expected == Some(RECORDED);
     let mut notes = Vec::new();
-    let mut failed = false;
+    let disagree = disagreements(runs);
+    let mut failed = !disagree.is_empty();
+    notes.extend(
+        disagree
+            .into_iter()
+            .map(|d| format!("the strategies disagree on {d}")),
+    );
     for run in runs {
         // `unsupported` and skips (this machine cannot run the case) are not failures.
         let ok = recorded || Some(run.outcome.as_str()) == expected || not_run(&run.outcome);
@@ -186,7 +219,7 @@ mod tests {
 
     use rstest::rstest;
 
-    use super::{libc, FAIL, KNOWN_DEVIATION, NOT_RUN, PASS};
+    use super::{libc, shared, FAIL, KNOWN_DEVIATION, NOT_RUN, PASS};
     use crate::conformance::case::{Area, Case, Expect, SpawnFn};
     use crate::conformance::claims::Claimed;
     use crate::conformance::expectations::{Entry, ExpectationFile};
@@ -245,6 +278,35 @@ mod tests {
                 })
                 .unwrap_or_default(),
         }
+    }
+
+    fn strategy_run(variant: &str, outcome: &str, fact: Option<&str>) -> Run {
+        let mut r = run(outcome, &[]);
+        r.variant = variant.into();
+        if let Some(value) = fact {
+            r.facts.insert("kernel ignored".into(), value.into());
+        }
+        r
+    }
+
+    /// Every strategy must give the same facts as the first that had the same outcome.
+    #[rstest]
+    #[case(Some("[]"), Some("[]"), "ok", PASS)]
+    #[case(Some("[]"), Some("[SIG32]"), "ok", FAIL)]
+    #[case(Some("[]"), None, "ok", FAIL)]
+    #[case(Some("[]"), Some("[SIG32]"), "unsupported", PASS)]
+    fn shared_strategies_agree(
+        #[case] first: Option<&str>,
+        #[case] second: Option<&str>,
+        #[case] second_outcome: &str,
+        #[case] verdict: &str,
+    ) {
+        let runs = [
+            strategy_run("shared/clone3", "ok", first),
+            strategy_run("shared/posix_spawn", second_outcome, second),
+        ];
+        let got = shared(&case(&["ok"]), &runs);
+        assert_eq!(got.verdict, verdict, "{got:?}");
     }
 
     #[rstest]

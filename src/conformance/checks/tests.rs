@@ -49,6 +49,15 @@ fn checks(yaml: &str) -> ChildChecks {
 #[case("ignored_has: [SIGTERM]", true)]
 #[case("ignored_lacks: [SIGTERM]", false)]
 #[case("handled: []", true)]
+#[case("pending: []", true)]
+#[case("pending: [SIGUSR1]", false)]
+#[case(
+    "kernel: {blocked: [SIGUSR1], ignored: [SIGTERM], caught: [], pending: []}",
+    true
+)]
+#[case("kernel: {blocked: []}", false)]
+#[case("kernel: {ignored: [SIGTERM, SIGHUP]}", false)]
+#[case("kernel: {pending: [SIGUSR1]}", false)]
 #[case("pgid: pid", true)]
 #[case("sid: pid", false)]
 #[case("writes: {1: ok}", true)]
@@ -87,4 +96,62 @@ fn identity_checks_pid(#[case] returned: Option<i32>, #[case] pid_mismatch: bool
         .iter()
         .any(|f| f.contains("the spawn returned"));
     assert_eq!(mismatch, pid_mismatch, "{:?}", found.failures);
+}
+
+/// The numbers the libc keeps for itself are a fact of their own, never part of the
+/// compared set, so a libc that ignores them in its children is recorded, not failed.
+#[test]
+fn reserved_signals_are_facts_not_checks() {
+    let reserved = crate::conformance::sys::libc_reserved_signals();
+    let mut state = state();
+    let kernel = state.kernel_signals.as_mut().unwrap();
+    kernel.ignored.extend(&reserved);
+    let vars = Vars::new(std::path::Path::new("/t/x"), std::path::Path::new("/h"));
+    let ctx = Ctx {
+        vars: &vars,
+        passed_argv: &[],
+        argv_as_passed: false,
+    };
+    let found = child(&checks("kernel: {ignored: [SIGTERM]}"), &state, &ctx);
+    assert!(found.failures.is_empty(), "{:?}", found.failures);
+    let names: Vec<String> = reserved
+        .iter()
+        .map(|&n| crate::conformance::signal_name(n))
+        .collect();
+    assert_eq!(
+        found.facts["kernel ignored, libc-reserved"],
+        serde_json::json!(names)
+    );
+    assert_eq!(
+        found.facts["kernel ignored"],
+        serde_json::json!(["SIGTERM"])
+    );
+}
+
+/// A case names a real-time signal relative to the range; the helper reports its number.
+#[test]
+fn realtime_names_compare_by_number() {
+    let Some((low, _)) = crate::conformance::sys::realtime_signals() else {
+        println!("skipped: no real-time signals here");
+        return;
+    };
+    let mut state = state();
+    state.sigmask = vec![format!("SIG{}", low + 2)];
+    state.kernel_signals.as_mut().unwrap().blocked = vec![low + 2];
+    let vars = Vars::new(std::path::Path::new("/t/x"), std::path::Path::new("/h"));
+    let ctx = Ctx {
+        vars: &vars,
+        passed_argv: &[],
+        argv_as_passed: false,
+    };
+    for yaml in [
+        "sigmask: [SIGRTMIN+2]",
+        "sigmask_has: [SIGRTMIN+2]",
+        "kernel: {blocked: [SIGRTMIN+2]}",
+    ] {
+        let found = child(&checks(yaml), &state, &ctx);
+        assert!(found.failures.is_empty(), "{yaml}: {:?}", found.failures);
+    }
+    let found = child(&checks("sigmask: [SIGRTMIN+3]"), &state, &ctx);
+    assert!(!found.failures.is_empty());
 }

@@ -150,7 +150,8 @@ fn add_action(
     }
 }
 
-fn sigset(names_list: &[String]) -> Result<libc::sigset_t, NotStarted> {
+/// The signal set of `names_list`.
+pub(super) fn sigset(names_list: &[String]) -> Result<libc::sigset_t, NotStarted> {
     // SAFETY: the set is initialised by sigemptyset before use.
     unsafe {
         let mut set: libc::sigset_t = std::mem::zeroed();
@@ -165,16 +166,21 @@ fn sigset(names_list: &[String]) -> Result<libc::sigset_t, NotStarted> {
     }
 }
 
-fn set_attrs(at: *mut posix_spawnattr_t, attrs: &Attrs) -> Result<(), NotStarted> {
-    let mut flags: libc::c_short = 0;
-    for name in &attrs.flags {
-        flags |= names::spawn_flag(name).ok_or_else(|| {
+/// The `setflags` value of `attrs.flags`; `unsupported` for a flag this libc lacks.
+pub(super) fn requested_flags(attrs: &Attrs) -> Result<libc::c_short, NotStarted> {
+    attrs.flags.iter().try_fold(0, |flags, name| {
+        names::spawn_flag(name).map(|f| flags | f).ok_or_else(|| {
             NotStarted::new(
                 Outcome::Unsupported,
                 format!("POSIX_SPAWN_{name} is not defined here"),
             )
-        })?;
-    }
+        })
+    })
+}
+
+/// Sets every attribute the case lists on the initialised object `at`.
+pub(super) fn set_attrs(at: *mut posix_spawnattr_t, attrs: &Attrs) -> Result<(), NotStarted> {
+    let flags = requested_flags(attrs)?;
     let ok = |name: &str, rc: c_int| {
         if rc == 0 {
             Ok(())

@@ -10,11 +10,13 @@ use super::case::{Arg, Case, Env, Pgroup};
 use super::outcome::Outcome;
 use super::plan::Plan;
 
+mod libc_readback;
 mod libc_spawn;
 mod shared;
 mod std_cmd;
 mod wait;
 
+pub use libc_readback::read_back_attrs;
 pub use shared::{expressible as shared_expressible, strategies as shared_strategies};
 pub use std_cmd::expressible as std_expressible;
 pub use wait::{wait_with_timeout, Running};

@@ -22,7 +22,10 @@ pub fn expressible(case: &Case) -> Result<(), String> {
     if !program_ok {
         return Err("a bare name is searched in PATH by the shared spawn".into());
     }
-    if case.scenario == Some(Scenario::AttrRoundtrip) {
+    if matches!(
+        case.scenario,
+        Some(Scenario::AttrRoundtrip | Scenario::AttrReadBack)
+    ) {
         return Err("the shared spawn has no spawn attribute object".into());
     }
     if case.pid == PidArg::Null {

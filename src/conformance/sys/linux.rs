@@ -1,6 +1,20 @@
-//! Linux (any libc): scheduling policies.
+//! Linux (any libc): scheduling policies, the names Linux adds to the portable ones, the
+//! real-time signal range, and listing open fds.
 
 use libc::c_int;
+
+/// Signals Linux names beyond the portable table in [`crate::conformance::names`].
+pub const EXTRA_SIGNALS: &[(&str, c_int)] =
+    &[("SIGSTKFLT", libc::SIGSTKFLT), ("SIGPWR", libc::SIGPWR)];
+
+/// Open flags beyond the portable table.
+pub const EXTRA_OPEN_FLAGS: &[(&str, c_int)] = &[("O_PATH", libc::O_PATH)];
+
+/// `SIGRTMIN..=SIGRTMAX` as this libc gives them at run time (glibc 34, musl 35: the numbers
+/// below are the libc's own).
+pub fn realtime_signals() -> Option<(c_int, c_int)> {
+    Some((libc::SIGRTMIN(), libc::SIGRTMAX()))
+}
 
 pub const SCHED_POLICIES: &[(&str, c_int)] = &[
     ("SCHED_OTHER", libc::SCHED_OTHER),

@@ -1,6 +1,6 @@
-//! What differs by platform for the engine: scheduling policies and listing open fds (one
-//! module per platform; `cfg` lives only here), and which expectation family this libc
-//! belongs to (from [`crate::platform`]). The newer spawn functions come from
+//! What differs by platform for the engine: scheduling policies, listing open fds, signal
+//! and flag names, the libc's reserved signals (one module per platform; `cfg` lives only
+//! here), and which expectation family this libc belongs to (from [`crate::platform`]). The newer spawn functions come from
 //! [`crate::sys::spawn_ext`], looked up one name at a time so the `_np` and POSIX.1-2024
 //! names can be told apart.
 
@@ -11,12 +11,26 @@ pub use crate::sys::spawn_ext::{AddFdFn, AddPathFn};
 #[cfg(any(target_os = "linux", target_os = "freebsd", target_os = "cygwin"))]
 mod sched;
 #[cfg(any(target_os = "linux", target_os = "freebsd", target_os = "cygwin"))]
-pub use sched::set_sched;
+pub use sched::{get_sched, set_sched};
 
 #[cfg(target_os = "linux")]
 mod linux;
 #[cfg(target_os = "linux")]
-pub use linux::{open_fds, SCHED_POLICIES};
+pub use linux::{open_fds, realtime_signals, EXTRA_OPEN_FLAGS, EXTRA_SIGNALS, SCHED_POLICIES};
+
+#[cfg(not(target_os = "linux"))]
+mod other_names;
+#[cfg(not(target_os = "linux"))]
+pub use other_names::{realtime_signals, EXTRA_OPEN_FLAGS, EXTRA_SIGNALS};
+
+#[cfg(spawnmatrix_raw_sigaction)]
+mod raw_reserved;
+#[cfg(spawnmatrix_raw_sigaction)]
+pub use raw_reserved::reset_reserved_signals;
+#[cfg(not(spawnmatrix_raw_sigaction))]
+mod no_raw_reserved;
+#[cfg(not(spawnmatrix_raw_sigaction))]
+pub use no_raw_reserved::reset_reserved_signals;
 
 // The portable scan; Linux falls back to it when /proc is not mounted.
 mod fd_scan;
@@ -31,7 +45,7 @@ pub use posix_sched_policies::SCHED_POLICIES;
 #[cfg(not(any(target_os = "linux", target_os = "freebsd", target_os = "cygwin")))]
 mod unsupported_sched;
 #[cfg(not(any(target_os = "linux", target_os = "freebsd", target_os = "cygwin")))]
-pub use unsupported_sched::{set_sched, SCHED_POLICIES};
+pub use unsupported_sched::{get_sched, set_sched, SCHED_POLICIES};
 
 /// The spawn functions that not every libc has; `None` when absent here.
 #[derive(Debug, Clone, Copy, Default)]
@@ -108,6 +122,34 @@ pub fn libc_identity() -> LibcId {
         name: libc.name,
         family,
     }
+}
+
+/// The highest signal number this libc's `sigset_t` takes (64 on Linux, 31 on macOS): the
+/// first number from the top that `sigaddset` accepts.
+pub fn max_signal() -> libc::c_int {
+    // SAFETY: the set is initialised by sigemptyset before sigaddset writes to it.
+    (1..=128)
+        .rev()
+        .find(|&n| unsafe {
+            let mut set: libc::sigset_t = std::mem::zeroed();
+            libc::sigemptyset(&mut set);
+            libc::sigaddset(&mut set, n) == 0
+        })
+        .unwrap_or(31)
+}
+
+/// The signal numbers up to [`max_signal`] that this libc keeps for itself: its `sigaction`
+/// refuses to report them (glibc's 32 and 33, musl's 32 to 34; none on most systems).
+pub fn libc_reserved_signals() -> Vec<libc::c_int> {
+    (1..=max_signal())
+        .filter(|&n| {
+            // SAFETY: a query into a local; nothing is installed.
+            unsafe {
+                let mut old: libc::sigaction = std::mem::zeroed();
+                libc::sigaction(n, std::ptr::null(), &mut old) != 0
+            }
+        })
+        .collect()
 }
 
 /// Keeps the attribute type named for the platform modules' signatures.
