@@ -445,32 +445,48 @@ const NOT_IN_THE_CHILD: &[&str] = &[
     ".lock(",
 ];
 
-/// The child side of the `spawn` library: what runs between the clone and `execve`. The
-/// `linux/` and `os/` folders are scanned whole, so a new trampoline or platform file is too.
+/// The child side of the `spawn` library: what runs between the child's creation and
+/// `execve`. `spawn/src/child_side/` is scanned whole, so a new file there is too; below it,
+/// the platform code the child calls: the signal calls, `errno`, the clone3 trampolines (whose
+/// child half is the child's first instructions) and the family files (`NSIG`, FreeBSD's
+/// looked-up `close_range`).
 const CHILD_SIDE: &[&str] = &[
-    "spawn/src/exec_child.rs",
-    "spawn/src/linux",
-    "spawn/src/os",
-    "spawn/src/closefds/linux.rs",
-    "spawn/src/closefds/freebsd.rs",
-    "spawn/src/closefds/other.rs",
-    "spawn/src/ids/linux.rs",
-    "spawn/src/ids/libc_calls.rs",
-    "spawn/src/child_calls",
+    "spawn/src/child_side",
+    "spawn/src/platform/sigaction_raw.rs",
+    "spawn/src/platform/sigaction_libc.rs",
+    "spawn/src/platform/sigmask_raw.rs",
+    "spawn/src/platform/sigmask_libc.rs",
+    "spawn/src/platform/errno.rs",
+    "spawn/src/platform/clone3",
+    "spawn/src/platform/linux.rs",
+    "spawn/src/platform/freebsd.rs",
 ];
 
 /// The child-side files a Linux child runs (after `CLONE_VM` too): they call the kernel
 /// through `libc::syscall` only, never a libc wrapper (a cancellation point on the parent
 /// thread's TCB, or an `LD_PRELOAD` interposer). `libc::abort` ends a forked child whose
-/// `pre_exec` closure panicked.
-const LINUX_CHILD: &[&str] = &[
-    "spawn/src/exec_child.rs",
-    "spawn/src/child_calls/linux.rs",
-    "spawn/src/closefds/linux.rs",
-    "spawn/src/ids/linux.rs",
-    "spawn/src/os/sigaction_raw.rs",
-    "spawn/src/sys/kernel_sigaction/mod.rs",
-];
+/// `pre_exec` closure panicked. Every file of `child_side/` but the libc alternatives (a
+/// forked child's elsewhere, `exec`'s process-wide ids) and the other platforms' files.
+fn linux_child(base: &Path) -> Vec<PathBuf> {
+    let other = [
+        "libc_calls.rs",
+        "sigaction_libc.rs",
+        "freebsd.rs",
+        "other.rs",
+    ];
+    let mut files: Vec<PathBuf> = rust_files_under(&base.join("spawn/src/child_side"))
+        .into_iter()
+        .filter(|f| !other.iter().any(|o| f.ends_with(o)))
+        .collect();
+    for rel in [
+        "spawn/src/platform/sigaction_raw.rs",
+        "spawn/src/platform/sigmask_raw.rs",
+        "spawn/src/sys/kernel_sigaction/mod.rs",
+    ] {
+        files.push(base.join(rel));
+    }
+    files
+}
 
 /// Every `libc::name(` call in `code` but `syscall` and `abort`.
 fn libc_calls_in(code: &str) -> Vec<String> {
@@ -490,19 +506,25 @@ fn libc_calls_in(code: &str) -> Vec<String> {
     found
 }
 
+/// The libc wrappers the Linux child side of the tree at `base` calls, per file.
+fn libc_wrappers_in_the_child(base: &Path) -> Vec<String> {
+    let mut found = Vec::new();
+    for file in linux_child(base) {
+        let calls = libc_calls_in(&code(&file));
+        if !calls.is_empty() {
+            found.push(format!("{}: {calls:?}", file.display()));
+        }
+    }
+    found
+}
+
 #[test]
 fn the_linux_child_calls_the_kernel_directly() {
     assert_eq!(
         libc_calls_in("libc::syscall(1); libc::open(p); libc::SIGINT; libc::c_int::MAX"),
         ["open"]
     );
-    let mut found = Vec::new();
-    for rel in LINUX_CHILD {
-        let calls = libc_calls_in(&code(&root().join(rel)));
-        if !calls.is_empty() {
-            found.push(format!("{rel}: {calls:?}"));
-        }
-    }
+    let found = libc_wrappers_in_the_child(&root());
     assert!(
         found.is_empty(),
         "libc wrappers on the Linux child side: {found:#?}"
@@ -517,11 +539,16 @@ fn forbidden_in(code: &str) -> Vec<&'static str> {
         .collect()
 }
 
-#[test]
-fn child_side_code_allocates_and_panics_nowhere() {
+/// What the child side of the tree at `base` names that allocates, locks or panics, per file.
+fn child_side_violations(base: &Path) -> Vec<String> {
     let mut found = Vec::new();
     for rel in CHILD_SIDE {
-        let files = rust_files(rel);
+        let path = base.join(rel);
+        let files = if path.is_file() {
+            vec![path]
+        } else {
+            rust_files_under(&path)
+        };
         assert!(
             !files.is_empty(),
             "{rel} holds no Rust file: update CHILD_SIDE"
@@ -533,6 +560,12 @@ fn child_side_code_allocates_and_panics_nowhere() {
             }
         }
     }
+    found
+}
+
+#[test]
+fn child_side_code_allocates_and_panics_nowhere() {
+    let found = child_side_violations(&root());
     assert!(found.is_empty(), "child-side code: {found:#?}");
 }
 
@@ -542,8 +575,8 @@ fn the_child_side_scan_sees_what_it_looks_for() {
         forbidden_in("let v = vec![1];\nx.unwrap();"),
         ["vec!", ".unwrap()"]
     );
-    assert!(forbidden_in(&code(&root().join("spawn/src/exec_child.rs"))).is_empty());
-    assert!(!forbidden_in(&code(&root().join("spawn/src/closefds/mod.rs"))).is_empty());
+    assert!(forbidden_in(&code(&root().join("spawn/src/child_side/mod.rs"))).is_empty());
+    assert!(!forbidden_in(&code(&root().join("spawn/src/plan/close_plan.rs"))).is_empty());
 }
 
 /// Writing a file in place, which a reader could see half-written. (`File::options` is left
@@ -578,10 +611,25 @@ fn graph_root() -> PathBuf {
     std::env::var_os("SPAWNMATRIX_GRAPH_ROOT").map_or_else(root, PathBuf::from)
 }
 
-/// The library's layers, highest first; a module is in the layer of its longest listed
-/// ancestor. (Before issue 33 moved the files into these folders, this table placed each old
-/// module in the layer it was to move to, which is how the "before" figures were taken.)
+/// The library's layers, highest first, one folder of `spawn/src/` each; `caps`, `platform`
+/// and `sys` are the platform facts, in that order. A module may name only its own layer and
+/// the ones below. The order is the map's (ARCHITECTURE.md, `spawn/`).
 const SPAWN_LAYERS: Layers = &[
+    ("interop", &["interop"]),
+    ("front", &["front"]),
+    ("strategies", &["strategies"]),
+    ("plan", &["plan"]),
+    ("child side", &["child_side"]),
+    ("request", &["request"]),
+    ("caps", &["caps"]),
+    ("platform", &["platform"]),
+    ("sys", &["sys"]),
+];
+
+/// The layer each module of the library was to move to, as of commit 067f8e2 (before issue
+/// 33): the table the "before" figures were taken with (`SPAWNMATRIX_GRAPH_ROOT` at that
+/// commit, `SPAWNMATRIX_GRAPH_LAYERS=before`).
+const SPAWN_LAYERS_BEFORE: Layers = &[
     ("interop", &["os", "tokio", "async_io", "from_std"]),
     (
         "front",
@@ -599,6 +647,8 @@ const SPAWN_LAYERS: Layers = &[
             "pidfd",
             "exec",
             "retry",
+            "reaper",
+            "process_group",
         ],
     ),
     (
@@ -614,17 +664,17 @@ const SPAWN_LAYERS: Layers = &[
             "cstr_array",
             "env",
             "initial_env",
-            "search",
             "sigs",
-            "closefds",
         ],
     ),
     (
         "child side",
-        &["exec_child", "child_calls", "closefds::imp", "ids"],
+        &["exec_child", "child_calls", "closefds", "ids", "search"],
     ),
     ("request", &["rlimit", "error", "strategy"]),
-    ("platform", &["platform", "glibc_version", "sys", "caps"]),
+    ("caps", &["caps"]),
+    ("platform", &["platform", "glibc_version"]),
+    ("sys", &["sys"]),
 ];
 
 /// The tool's layers, highest first: the renderers over the matrix over the producers over
@@ -664,6 +714,12 @@ fn measure() -> Vec<Measured> {
     CRATES
         .iter()
         .map(|&(name, file, layers)| {
+            let before = std::env::var("SPAWNMATRIX_GRAPH_LAYERS").is_ok_and(|v| v == "before");
+            let layers = if before && layers == SPAWN_LAYERS {
+                SPAWN_LAYERS_BEFORE
+            } else {
+                layers
+            };
             let krate = Crate::read(&base.join(file));
             let edges = krate.edges();
             let cycles = modgraph::cycles(&krate, &edges);
@@ -798,6 +854,102 @@ fn the_tool_has_no_module_cycle() {
         assert!(m.cycles.is_empty(), "{}\n{}", m.summary(), m.details());
         assert!(m.upward.is_empty(), "{}\n{}", m.summary(), m.details());
     }
+}
+
+/// The library's problems with its layers: cycles, upward imports, and top-level modules in
+/// no layer (which the order would not see).
+fn layer_problems(m: &Measured) -> Vec<String> {
+    let mut out: Vec<String> = m.details().lines().map(str::to_string).collect();
+    let root = &m.krate.modules[""];
+    for name in root.children() {
+        if modgraph::layer_of(m.layers, name).is_none() {
+            out.push(format!("  {name} is in no layer of SPAWN_LAYERS"));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_library_layers_import_only_downward() {
+    let measured = measure();
+    let m = &measured[0];
+    let problems = layer_problems(m);
+    assert!(
+        problems.is_empty(),
+        "{}\n{}",
+        m.summary(),
+        problems.join("\n")
+    );
+}
+
+/// A copy of `spawn/src` in a temporary folder, with `text` put into `rel` after its module
+/// docs (so a scan that stops at `#[cfg(test)]` sees it).
+fn library_with(rel: &str, text: &str) -> tempfile::TempDir {
+    fn copy(from: &Path, to: &Path) {
+        fs::create_dir_all(to).expect("mkdir");
+        for e in fs::read_dir(from).expect("readable").flatten() {
+            let (src, dst) = (e.path(), to.join(e.file_name()));
+            if src.is_dir() {
+                copy(&src, &dst);
+            } else {
+                fs::copy(&src, &dst).expect("copy");
+            }
+        }
+    }
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    copy(&root().join("spawn/src"), &dir.path().join("spawn/src"));
+    let path = dir.path().join(rel);
+    let old = fs::read_to_string(&path).expect("the planted file exists");
+    let at = old
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .map(|l| l.len() + 1)
+        .sum::<usize>();
+    fs::write(&path, format!("{}\n{text}\n{}", &old[..at], &old[at..])).expect("write");
+    dir
+}
+
+#[test]
+fn a_planted_upward_import_fails_the_layer_order() {
+    let dir = library_with("spawn/src/platform/errno.rs", "use crate::front::Command;");
+    let krate = Crate::read(&dir.path().join("spawn/src/lib.rs"));
+    let edges = krate.edges();
+    let upward: Vec<String> = modgraph::upward(SPAWN_LAYERS, &edges)
+        .into_iter()
+        .map(|(a, b)| format!("{a} → {b}"))
+        .collect();
+    println!("planted `use crate::front::Command;` in platform/errno.rs: upward {upward:?}");
+    assert_eq!(upward, ["platform::errno → front::command"]);
+}
+
+#[test]
+fn a_planted_allocation_or_lock_fails_the_child_side_rule() {
+    let planted: [(&str, &str, &[&str]); 2] = [
+        (
+            "an allocation",
+            "fn planted() -> Vec<u8> { Vec::new() }",
+            &["Vec<", "Vec::"],
+        ),
+        (
+            "a lock",
+            "fn planted(m: &std::sync::Mutex<u8>) -> bool { m.lock().is_ok() }",
+            &["Mutex", ".lock("],
+        ),
+    ];
+    for (what, text, want) in planted {
+        let dir = library_with("spawn/src/child_side/search.rs", text);
+        let found = child_side_violations(dir.path());
+        println!("planted {what} in child_side/search.rs: {found:?}");
+        let file = dir.path().join("spawn/src/child_side/search.rs");
+        assert_eq!(found, [format!("{}: {want:?}", file.display())]);
+    }
+    let dir = library_with(
+        "spawn/src/child_side/search.rs",
+        "fn planted() { unsafe { libc::close(3) }; }",
+    );
+    let found = libc_wrappers_in_the_child(dir.path());
+    println!("planted libc::close in child_side/search.rs: {found:?}");
+    assert_eq!(found.len(), 1, "{found:#?}");
 }
 
 /// A crate in a temporary folder, from (file, text) pairs.

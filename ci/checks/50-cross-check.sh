@@ -13,7 +13,7 @@ for t in x86_64-apple-darwin x86_64-unknown-freebsd; do
 done
 
 # Every other Unix std supports, the library only (the tool needs a C toolchain per target):
-# each has its facts in spawn/src/os/. Tier 2 targets with rustup's std; Windows and wasm, where
+# each has its facts in spawn/src/platform/. Tier 2 targets with rustup's std; Windows and wasm, where
 # the crate re-exports std::process, so one import still compiles everywhere.
 # The Unix ones with the library's tests too, so a test that names a Linux-only libc item
 # shows here.
@@ -33,7 +33,7 @@ rlib=target/x86_64-unknown-freebsd/debug/libspawnmatrix_spawn.rlib
 undefined=$(nm -u "$rlib" 2>/dev/null || true)
 grep -q 'U dlsym' <<<"$undefined" || { echo "nm found no undefined dlsym: the check reads nothing"; exit 1; }
 if grep -qw 'close_range' <<<"$undefined"; then
-  echo "spawnmatrix-spawn references close_range directly: it must be looked up (closefds/freebsd.rs)"
+  echo "spawnmatrix-spawn references close_range directly: it must be looked up (spawn/src/platform/freebsd.rs)"
   exit 1
 fi
 
@@ -51,7 +51,7 @@ cargo "+$nightly" check --locked -Zbuild-std=std,panic_abort --target x86_64-pc-
 # x32 (x86_64 instructions, 32-bit pointers): the clone3 trampoline zero-extends its operands
 # there (this kernel has no CONFIG_X86_X32_ABI, so it is type-checked only).
 # 32-bit SPARC: the id system calls must be the 32-bit ones (setuid32, ...; the old numbers
-# take 16-bit ids there); spawn/src/ids/linux.rs pins the numbers at compile time.
+# take 16-bit ids there); spawn/src/child_side/ids/linux.rs pins the numbers at compile time.
 # OpenBSD, DragonFly and Solaris: tier 3, or no std from rustup here (Solaris), so std is
 # built from source like the architectures above.
 for t in mips64-unknown-linux-gnuabi64 mips-unknown-linux-gnu sparc64-unknown-linux-gnu sparc-unknown-linux-gnu riscv64gc-unknown-linux-gnu x86_64-unknown-linux-gnux32 \

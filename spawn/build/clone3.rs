@@ -1,4 +1,4 @@
-//! Whether the powerpc64le clone3 trampoline (`src/linux/clone3/powerpc64le.rs`) compiles
+//! Whether the powerpc64le clone3 trampoline (`src/platform/clone3/powerpc64le.rs`) compiles
 //! here: inline assembly on PowerPC is stable from Rust 1.95 (rust-lang/rust#147996), above
 //! this crate's rust-version, so an older compiler builds the crate without it (clone3 is
 //! then refused and `Auto` takes `clone_vfork`). The other trampolines' architectures have

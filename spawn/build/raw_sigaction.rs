@@ -1,6 +1,6 @@
 //! Picks the kernel `struct sigaction` layout for the target (`src/sys/kernel_sigaction/`) and,
 //! where one is known, sets `cfg(spawnmatrix_raw_sigaction)`: the spawn child then calls
-//! `rt_sigaction` itself (`src/os/sigaction_raw.rs`), because a `CLONE_VM` child must
+//! `rt_sigaction` itself (`src/platform/sigaction_raw.rs`), because a `CLONE_VM` child must
 //! not enter libc `sigaction` (musl's takes a lock).
 //!
 //! Layouts (the kernel's `include/linux/signal_types.h` with each arch's `asm/signal.h`):
@@ -10,7 +10,7 @@
 //! - `mips`: flags (`unsigned int`), handler, mask of 128 signals (`__ARCH_HAS_IRIX_SIGACTION`).
 //!
 //! An architecture not listed gets no raw path: the clone strategies are then unavailable, so
-//! no `CLONE_VM` child ever calls libc `sigaction` (see `src/linux/mod.rs`).
+//! no `CLONE_VM` child ever calls libc `sigaction` (see `src/strategies/clone_vm/mod.rs`).
 
 use crate::target::Target;
 

@@ -198,105 +198,37 @@ macro_rules! unix {
 pub mod sys;
 
 unix! {
-    pub mod caps;
-
-    /// Waiting and stdio on a tokio runtime (the `tokio` feature).
-    #[cfg(feature = "tokio")]
-    #[path = "async_tokio.rs"]
-    pub mod tokio;
-    /// Waiting and stdio on async-io's reactor, for any executor (the `async-io` feature).
-    #[cfg(feature = "async-io")]
-    pub mod async_io;
-    #[cfg(any(feature = "tokio", feature = "async-io"))]
-    mod async_adopt;
-    #[cfg(any(feature = "tokio", feature = "async-io"))]
-    mod async_thread;
-
-    mod child;
-    mod child_calls;
-    mod closefds;
-    mod command;
-    mod command_debug;
-    mod command_setup;
-    mod from_std;
-    mod command_iters;
-    mod cstr;
-    mod cstr_array;
-    mod dispatch;
-    mod env;
-    mod error;
-    mod exec;
-    mod exec_child;
-    mod exit_notifier;
-    mod fdplan;
-    mod fork;
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    mod glibc_version;
-    mod ids;
-    mod initial_env;
-    mod learned;
-    #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-    mod glibc_version {
-        /// Not glibc: no old-glibc workaround applies.
-        pub(super) fn older_than(_: u32, _: u32) -> bool {
-            false
-        }
-    }
-    #[path = "std_os/mod.rs"]
-    pub mod os;
-    mod output;
+    // The layers, highest first: each names only the ones below it (`tests/architecture.rs`
+    // holds that). `ARCHITECTURE.md` says what each holds.
+    mod interop;
+    mod front;
+    mod strategies;
     mod plan;
-    // Per-platform facts (`NSIG`, a close-on-exec pipe, ...); the folder keeps its name, the
-    // module name `os` is the public one std's extension traits live under.
-    #[path = "os/mod.rs"]
+    mod child_side;
+    mod request;
     mod platform;
-    mod posix;
-    mod process_group;
-    mod reaper;
-    mod retry;
-    mod rlimit;
-    mod search;
-    mod sigs;
-    mod status;
-    mod stdio;
-    mod strategy;
-    mod wait_timeout;
-
-    #[cfg(target_os = "linux")]
-    #[path = "pidfd_linux.rs"]
-    mod pidfd;
-    #[cfg(not(target_os = "linux"))]
-    #[path = "pidfd_none.rs"]
-    mod pidfd;
-
-    #[cfg(target_os = "linux")]
-    mod linux;
-    #[cfg(not(target_os = "linux"))]
-    mod no_clone;
-    #[cfg(target_os = "linux")]
-    use linux as clone_backend;
-    #[cfg(not(target_os = "linux"))]
-    use no_clone as clone_backend;
+    pub mod caps;
 
     /// The README's library example, compiled and run with the doctests so it cannot go stale.
     #[cfg(doctest)]
     #[doc = include_str!("../../README.md")]
     struct ReadmeExample;
 
-    pub use child::Child;
-    pub use exit_notifier::ExitNotifier;
-    pub use command::Command;
-    pub use command_iters::{CommandArgs, CommandEnvs};
-    pub use error::{InputError, UnsupportedError};
-    pub use from_std::FromStdError;
-    pub use status::{ExitStatus, Output};
+    pub use front::{
+        Child, Command, CommandArgs, CommandEnvs, ExitNotifier, ExitStatus, Output, Stdio,
+    };
+    pub use interop::os;
+    pub use interop::FromStdError;
+    #[cfg(feature = "async-io")]
+    pub use interop::async_io;
+    #[cfg(feature = "tokio")]
+    pub use interop::tokio;
+    pub use request::{InputError, ParseStrategyError, Strategy, UnsupportedError};
     /// Not about spawning; re-exported so that `std::process::` paths need only one change.
     pub use std::process::{abort, exit, id, ExitCode, Termination};
     /// The parent's ends of a child's piped stdio are std's own types, so code that names them
     /// keeps compiling.
     pub use std::process::{ChildStderr, ChildStdin, ChildStdout};
-    pub use stdio::Stdio;
-    pub use strategy::{ParseStrategyError, Strategy};
 }
 
 /// Not a Unix (Windows, wasm): this crate has no spawn implementation of its own there and

@@ -286,7 +286,7 @@ impl ParentState {
     }
 }
 
-// Where each libc keeps the calling thread's errno (as the crate's `error.rs` says).
+// Where each libc keeps the calling thread's errno (as the crate's `platform/errno.rs` says).
 #[cfg(any(target_os = "illumos", target_os = "solaris"))]
 use libc::___errno as errno_location;
 #[cfg(any(

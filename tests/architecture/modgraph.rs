@@ -287,6 +287,11 @@ pub struct Module {
 }
 
 impl Module {
+    /// The paths of the modules this one declares.
+    pub fn children(&self) -> impl Iterator<Item = &String> {
+        self.children.values()
+    }
+
     fn has(&self, name: &str) -> bool {
         self.defined.contains(name)
             || self.children.contains_key(name)

@@ -1,5 +1,5 @@
 //! Which architectures the spawn crate has a clone3 trampoline for (its
-//! `src/linux/clone3/`), for tests whose expected outcome depends on it.
+//! `src/platform/clone3/`), for tests whose expected outcome depends on it.
 
 /// x86_64, aarch64, s390x, riscv64, and little-endian powerpc64 when built with Rust 1.95 or
 /// later (stable PowerPC inline assembly: `spawn/build/clone3.rs`), as this workspace is.

@@ -127,7 +127,7 @@ fn clone3_unprobed() -> Capability {
 /// apart from whether the kernel has it (`clone3` above).
 #[cfg(target_os = "linux")]
 fn crate_clone3() -> Capability {
-    let has = crate::linux::CLONE3_TRAMPOLINE;
+    let has = crate::platform::clone3::HAS_TRAMPOLINE;
     let note = (!has).then(|| "no clone3 trampoline for this architecture".to_string());
     observed(has, "crate-arch", note)
 }

@@ -62,6 +62,3 @@ macro_rules! family_module {
         mod $name;
     };
 }
-
-// The flag values the `libc` crate lacks, per platform.
-crate::family_module!(platform, linux = "linux.rs");

@@ -1,0 +1,194 @@
+//! The `tokio` feature: a spawned child on a tokio runtime. Waiting registers the child's
+//! [`ExitNotifier`](crate::ExitNotifier) with the runtime's reactor, so no thread blocks and
+//! no `SIGCHLD` handler is installed; the piped stdio becomes tokio's non-blocking pipe types.
+//! Spawning itself is the crate's own (every strategy, every promise), then handed over.
+//!
+//! ```
+//! # let rt = tokio::runtime::Builder::new_current_thread().enable_io().build()?;
+//! # rt.block_on(async {
+//! use spawnmatrix_spawn::{tokio::Child, Command, Stdio};
+//!
+//! let out = spawnmatrix_spawn::tokio::output(Command::new("echo").arg("hi")).await?;
+//! assert_eq!(out.stdout, b"hi\n");
+//!
+//! let mut child = Child::new(Command::new("true").stdout(Stdio::null()).spawn()?)?;
+//! assert!(child.wait().await?.success());
+//! # Ok::<(), std::io::Error>(())
+//! # })?;
+//! # Ok::<(), std::io::Error>(())
+//! ```
+
+use std::future::Future;
+use std::io;
+use std::os::fd::OwnedFd;
+use std::pin::pin;
+use std::task::Poll;
+
+use ::tokio::io::unix::AsyncFd;
+use ::tokio::io::{AsyncRead, AsyncReadExt, Interest};
+use ::tokio::net::unix::pipe;
+use ::tokio::runtime::{self, Handle};
+
+use super::async_adopt::{Adopted, Reactor};
+use crate::{Command, ExitNotifier, ExitStatus, Output};
+
+/// A child whose exit and stdio are awaited on the current tokio runtime. Made inside a
+/// runtime with I/O enabled (as tokio's own I/O types are). Its wait follows the runtime it
+/// runs in: a child made in one runtime can be waited for in another, after the first has
+/// shut down, as tokio's own can.
+#[derive(Debug)]
+pub struct Child {
+    inner: crate::Child,
+    exit: Exit,
+    /// The writing end of the child's stdin, if piped.
+    pub stdin: Option<pipe::Sender>,
+    /// The reading end of the child's stdout, if piped.
+    pub stdout: Option<pipe::Receiver>,
+    /// The reading end of the child's stderr, if piped.
+    pub stderr: Option<pipe::Receiver>,
+}
+
+/// The exit notifier, registered with one runtime's reactor.
+#[derive(Debug)]
+struct Exit {
+    fd: AsyncFd<ExitNotifier>,
+    runtime: runtime::Id,
+}
+
+impl Exit {
+    /// `child`'s notifier, registered with the current runtime.
+    fn register(child: &mut crate::Child) -> io::Result<Exit> {
+        let runtime = current()?.id();
+        let notifier = child.exit_notifier()?;
+        // SAFETY: an ExitNotifier owns its fd and never changes or closes it before it is
+        // dropped, which the AsyncFd does.
+        let fd = unsafe { AsyncFd::register_with_interest(notifier, Interest::READABLE) }
+            .map_err(io::Error::from)?;
+        Ok(Exit { fd, runtime })
+    }
+}
+
+/// The current runtime, or an error outside one (tokio's own types would panic).
+fn current() -> io::Result<Handle> {
+    Handle::try_current().map_err(io::Error::other)
+}
+
+/// The exit on this runtime's reactor, the ends as tokio pipes.
+const REACTOR: Reactor<Exit, pipe::Sender, pipe::Receiver, pipe::Receiver> = Reactor {
+    exit: Exit::register,
+    stdin: |e| pipe::Sender::from_owned_fd(OwnedFd::from(e)),
+    stdout: |e| pipe::Receiver::from_owned_fd(OwnedFd::from(e)),
+    stderr: |e| pipe::Receiver::from_owned_fd(OwnedFd::from(e)),
+};
+
+impl From<Adopted<Exit, pipe::Sender, pipe::Receiver, pipe::Receiver>> for Child {
+    fn from(a: Adopted<Exit, pipe::Sender, pipe::Receiver, pipe::Receiver>) -> Child {
+        Child {
+            inner: a.child,
+            exit: a.exit,
+            stdin: a.stdin,
+            stdout: a.stdout,
+            stderr: a.stderr,
+        }
+    }
+}
+
+impl Child {
+    /// Takes over a spawned child: its exit notifier goes to the reactor and its piped ends
+    /// become non-blocking tokio pipes. `Unsupported` where the platform has no pollable
+    /// exit (see [`crate::Child::exit_notifier`]); outside a runtime an error (tokio's own
+    /// types would panic). On any error the child is killed and reaped before it returns,
+    /// so nothing runs on unseen and no zombie is left. In a runtime built without I/O,
+    /// tokio's registration panics, as its own I/O types do: tokio has no public way to ask
+    /// whether a runtime has its I/O driver.
+    pub fn new(child: crate::Child) -> io::Result<Child> {
+        REACTOR.adopt_or_end(child).map(Child::from)
+    }
+
+    /// The child's process id.
+    pub fn id(&self) -> u32 {
+        self.inner.id()
+    }
+
+    /// The synchronous child (its `kill`, `try_wait`, `strategy`).
+    pub fn inner(&mut self) -> &mut crate::Child {
+        &mut self.inner
+    }
+
+    /// Closes stdin, then waits for the exit without blocking the runtime, and reaps it.
+    pub async fn wait(&mut self) -> io::Result<ExitStatus> {
+        drop(self.stdin.take());
+        loop {
+            if let Some(s) = self.inner.try_wait()? {
+                return Ok(s);
+            }
+            // Registered with a runtime that is not this one (it may have shut down): the
+            // notifier moves to this one's reactor, as tokio's own child does.
+            if current()?.id() != self.exit.runtime {
+                self.exit = Exit::register(&mut self.inner)?;
+            }
+            let mut ready = self.exit.fd.readable().await?;
+            match self.inner.try_wait()? {
+                Some(s) => return Ok(s),
+                None => ready.clear_ready(),
+            }
+        }
+    }
+
+    /// Closes stdin, reads stdout and stderr to their ends together, then waits.
+    pub async fn wait_with_output(mut self) -> io::Result<Output> {
+        drop(self.stdin.take());
+        let (stdout, stderr) = join(read_all(self.stdout.take()), read_all(self.stderr.take())).await;
+        let status = self.wait().await?;
+        Ok(Output {
+            status,
+            stdout: stdout?,
+            stderr: stderr?,
+        })
+    }
+}
+
+/// [`Command::output`] on the runtime: stdout and stderr captured, stdin `/dev/null` unless
+/// set. Outside a runtime an error before anything is spawned. Where the child has no exit
+/// notifier (see [`crate::Child::exit_notifier`]) it is waited for on a thread of its own,
+/// so the program still runs once and is reaped.
+pub async fn output(command: &mut Command) -> io::Result<Output> {
+    current()?;
+    let child = command.spawn_for_output()?;
+    REACTOR.output(child, |a| Child::from(a).wait_with_output()).await
+}
+
+/// Everything `end` yields (nothing for no end).
+async fn read_all<R: AsyncRead + Unpin>(end: Option<R>) -> io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    if let Some(mut r) = end {
+        r.read_to_end(&mut buf).await?;
+    }
+    Ok(buf)
+}
+
+/// Both futures' results, each polled until done (tokio's `join!` needs its macros).
+async fn join<A: Future, B: Future>(a: A, b: B) -> (A::Output, B::Output) {
+    let (mut a, mut b) = (pin!(a), pin!(b));
+    let (mut ra, mut rb) = (None, None);
+    std::future::poll_fn(|cx| {
+        if ra.is_none() {
+            if let Poll::Ready(v) = a.as_mut().poll(cx) {
+                ra = Some(v);
+            }
+        }
+        if rb.is_none() {
+            if let Poll::Ready(v) = b.as_mut().poll(cx) {
+                rb = Some(v);
+            }
+        }
+        match (ra.take(), rb.take()) {
+            (Some(x), Some(y)) => Poll::Ready((x, y)),
+            (x, y) => {
+                (ra, rb) = (x, y);
+                Poll::Pending
+            }
+        }
+    })
+    .await
+}

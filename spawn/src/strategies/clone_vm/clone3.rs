@@ -1,0 +1,107 @@
+//! `clone3(CLONE_VM|CLONE_VFORK|CLONE_CLEAR_SIGHAND)` (Linux 5.5+): the kernel resets caught
+//! signals, so the child runs no per-signal loop. There is no libc wrapper: a small per-arch
+//! trampoline makes the call and, in the child, jumps straight to the entry on its own stack.
+//! Kernels without it answer `ENOSYS` (before 5.3) or `EINVAL` (5.3 and 5.4 lack
+//! `CLONE_CLEAR_SIGHAND`); seccomp filters answer `ENOSYS` (current Docker/podman) or `EPERM`
+//! (older Docker/containerd, RHEL 8). Any of those is remembered as "refused": `Auto` goes on
+//! to `clone_vfork` from then on, and a forced `Clone3` is `Unsupported`. So is a clone3 that
+//! runs as a plain fork (an emulator's: the probe's sentinel never arrives). A pidfd is taken
+//! with `CLONE_PIDFD` in the same call.
+
+use std::ffi::c_void;
+use std::io;
+
+use super::parent;
+use crate::child_side::vm_entry::{child_main, probe_main};
+use crate::platform::clone3::{raw_clone3, Entry};
+use crate::strategies::Spawned;
+use crate::strategies::learned::{Learned, Verdict};
+use crate::plan::Prepared;
+use crate::sys::linux_kernel::{
+    CloneArgs, CLONE_ARGS_SIZE_VER0, CLONE_ARGS_SIZE_VER2, CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP,
+};
+
+const FLAGS: u64 = libc::CLONE_VM as u64 | libc::CLONE_VFORK as u64 | CLONE_CLEAR_SIGHAND;
+
+static LEARNED: Learned = Learned::new();
+
+/// Whether clone3 works here; probes once (a child that exits at once) if not yet known.
+pub(crate) fn clone3_supported() -> bool {
+    LEARNED.works(probe)
+}
+
+/// False only once clone3 is known not to work (no probe).
+pub(crate) fn clone3_maybe_supported() -> bool {
+    LEARNED.maybe()
+}
+
+/// Spawns with clone3; `Ok(None)` if clone3 is refused here (now remembered). Probes first
+/// if nothing is known yet, so a fork-like clone3 is never trusted with an error report.
+pub(crate) fn clone3(p: &mut Prepared) -> io::Result<Option<Spawned>> {
+    if !clone3_supported() {
+        return Ok(None);
+    }
+    let cgroup = p.cgroup;
+    let r = parent::spawn(p, false, &LEARNED, |stack, arg, pidfd| {
+        call_with(stack, child_main, arg, pidfd, cgroup)
+    })?;
+    // With a cgroup, an error is about the cgroup (the probe has shown clone3 itself works):
+    // EINVAL there is a kernel before 5.7 or a bad fd, and must not refuse clone3 for good.
+    match cgroup {
+        None => LEARNED.outcome(r, verdict),
+        Some(_) => LEARNED.outcome(r, |_| Verdict::Inconclusive),
+    }
+}
+
+/// What an errno from the clone3 call itself says: `ENOSYS`, `EPERM` (seccomp) and `EINVAL`
+/// (unknown flag) refuse clone3; anything else (`EAGAIN`, `ENOMEM`...) is the spawn's error.
+fn verdict(errno: libc::c_int) -> Verdict {
+    match errno {
+        libc::ENOSYS | libc::EPERM | libc::EINVAL => Verdict::Refused,
+        _ => Verdict::Inconclusive,
+    }
+}
+
+/// One clone3 call on `stack` with `arg` for the entry; a non-null `pidfd` adds
+/// `CLONE_PIDFD`, the kernel storing the pidfd there; a `cgroup` fd adds `CLONE_INTO_CGROUP`.
+fn call_with(
+    stack: &super::stack::Stack,
+    entry: Entry,
+    arg: *mut c_void,
+    pidfd: *mut libc::c_int,
+    cgroup: Option<libc::c_int>,
+) -> Result<libc::pid_t, libc::c_int> {
+    let pidfd_flag = match pidfd.is_null() {
+        true => 0,
+        false => libc::CLONE_PIDFD as u64,
+    };
+    let (cgroup_flag, cgroup_fd, size) = match cgroup.map(u64::try_from) {
+        None => (0, 0, CLONE_ARGS_SIZE_VER0),
+        Some(Ok(fd)) => (CLONE_INTO_CGROUP, fd, CLONE_ARGS_SIZE_VER2),
+        Some(Err(_)) => return Err(libc::EBADF),
+    };
+    let args = CloneArgs {
+        flags: FLAGS | pidfd_flag | cgroup_flag,
+        cgroup: cgroup_fd,
+        pidfd: pidfd as usize as u64,
+        exit_signal: libc::SIGCHLD as u64,
+        stack: stack.base() as u64,
+        stack_size: stack.len() as u64,
+        ..CloneArgs::default()
+    };
+    // SAFETY: valid args on a private stack; the entry never returns.
+    let rc = unsafe { raw_clone3(&args, size, entry, arg) };
+    match libc::pid_t::try_from(rc) {
+        Ok(pid) if pid > 0 => Ok(pid),
+        _ => Err(libc::c_int::try_from(-rc).unwrap_or(libc::EINVAL)),
+    }
+}
+
+/// Finds out whether clone3 works and shares memory, with a child that writes the sentinel
+/// and exits at once.
+fn probe() -> Verdict {
+    parent::probe(
+        |stack, arg| call_with(stack, probe_main, arg, std::ptr::null_mut(), None),
+        verdict,
+    )
+}

@@ -1,5 +1,0 @@
-//! Cygwin: the POSIX flags the `libc` crate declares (newlib's spawn.h has no SETSID).
-
-use super::flags::{posix_base_flags, posix_sched_flags, SpawnFlag};
-
-pub(super) const FLAGS: &[&[SpawnFlag]] = &[posix_base_flags!(), posix_sched_flags!()];

@@ -1,5 +1,0 @@
-//! Platforms without a module of their own: the flags every POSIX spawn.h has.
-
-use super::flags::{posix_base_flags, SpawnFlag};
-
-pub(super) const FLAGS: &[&[SpawnFlag]] = &[posix_base_flags!()];
