@@ -91,7 +91,10 @@
 //!   `posix_spawn` strategy skips a candidate the parent sees is missing (`ENOENT`,
 //!   `ENOTDIR`: the same for any credentials) without creating a process for it, and feeds
 //!   that errno to the same rule; a relative candidate is checked so only when the child keeps
-//!   the parent's working directory.
+//!   the parent's working directory. It never skips the last candidate, nor any when the new
+//!   working directory is missing or no directory, so an error of the child's own setup
+//!   (`chdir`, `setpgid`, ...) comes back as under every other strategy
+//!   (`spawn/tests/path_search.rs`).
 //! - **Signals.** `SIGPIPE` and every signal in `reset_signals` become `SIG_DFL`; caught signals
 //!   become `SIG_DFL` (as exec does; no handler ever runs in the child); other ignored signals
 //!   stay ignored. The child's mask is the calling thread's mask unless `signal_mask` is given.

@@ -102,9 +102,14 @@ pub(crate) fn spawn(p: &mut Prepared) -> io::Result<Spawned> {
     let pidfd_spawn = spawn_ext::pidfd_spawn().filter(|_| p.want_pidfd);
     let mut search = SearchState::new();
     let child_chdirs = p.cwd_path.is_some() || p.cwd_fd.is_some();
-    for &path in candidates {
+    let chdir_fails = prefilter::chdir_certainly_fails(p.cwd_path.as_deref(), p.cwd_fd);
+    for (i, &path) in candidates.iter().enumerate() {
+        // Skipping is a shortcut for a miss only: the last candidate (or, when the chdir
+        // will fail, the first) creates a child, so the child's own setup errors come back.
+        let may_skip = chdir_fails.is_none() && i + 1 < candidates.len();
         // SAFETY: the candidates are NUL-terminated strings that live as long as `p`.
-        if let Some(e) = unsafe { prefilter::certain_failure_at(path, child_chdirs) } {
+        let skip = may_skip.then(|| unsafe { prefilter::certain_failure_at(path, child_chdirs) });
+        if let Some(Some(e)) = skip {
             if let Next::Stop(e) = search.after(e) {
                 return Err(io::Error::from_raw_os_error(e));
             }
@@ -138,6 +143,9 @@ pub(crate) fn spawn(p: &mut Prepared) -> io::Result<Spawned> {
                 },
                 Some(_) => spawned_with_pidfd(raw_pidfd)?,
             });
+        }
+        if chdir_fails.is_some() {
+            return Err(io::Error::from_raw_os_error(rc)); // the child's setup error
         }
         if let Next::Stop(e) = search.after(rc) {
             return Err(io::Error::from_raw_os_error(e));

@@ -20,11 +20,13 @@ fn calls() -> usize {
 }
 
 /// A `PATH` search creates one process, for the candidate that exists, however many entries
-/// come before it; when none exists, none is created and the `execvp` rule's errno comes back.
+/// come before it; when none exists, one is created, for the last candidate (so the child's
+/// own setup errors would come first, as under every other strategy), and the `execvp`
+/// rule's errno comes back.
 #[rstest]
 #[case::found_third("/nonexistent-spawnmatrix-a:/nonexistent-spawnmatrix-b:/bin:/usr/bin", 1, None)]
-#[case::none_exists("/nonexistent-spawnmatrix-a:/nonexistent-spawnmatrix-b", 0, Some(libc::ENOENT))]
-#[case::not_a_directory("/nonexistent-spawnmatrix-a:/dev/null", 0, Some(libc::ENOTDIR))]
+#[case::none_exists("/nonexistent-spawnmatrix-a:/nonexistent-spawnmatrix-b", 1, Some(libc::ENOENT))]
+#[case::not_a_directory("/nonexistent-spawnmatrix-a:/dev/null", 1, Some(libc::ENOTDIR))]
 fn path_misses_create_no_process(
     #[case] path: &str,
     #[case] want_calls: usize,
