@@ -42,8 +42,14 @@ pub(super) fn attr_flag(c: Closer) -> libc::c_short {
 }
 
 /// The actions that leave the child stdio and `close.keep` only. They come after the chdir
-/// and the dup2 actions, so the mapped fds are in place when they run.
-pub(super) fn add_actions(fa: &mut FileActions, c: Closer, close: &ClosePlan) -> io::Result<()> {
+/// and the dup2 actions, so the mapped fds are in place when they run. `stdio_open`: which
+/// of fds 0, 1, 2 the child has (open in the parent, or a dup2 target).
+pub(super) fn add_actions(
+    fa: &mut FileActions,
+    c: Closer,
+    close: &ClosePlan,
+    stdio_open: [bool; 3],
+) -> io::Result<()> {
     match c {
         Closer::CloseFrom(closefrom) => {
             // Each fd between the kept ones (closing an fd that is not open is not an error
@@ -59,8 +65,10 @@ pub(super) fn add_actions(fa: &mut FileActions, c: Closer, close: &ClosePlan) ->
         }
         Closer::CloexecDefault { inherit, .. } => {
             // A dup2 target is named by its action already; naming it again is harmless, and
-            // stdio left as the parent's is named only here.
-            for fd in inherited(close) {
+            // stdio left as the parent's is named only here, when it is open: Apple's
+            // `addinherit_np` of a closed fd fails the spawn (`EBADF`), and a daemon may well
+            // have closed its stdio.
+            for fd in inherited(close, stdio_open) {
                 fa.add_fd(inherit, fd)?;
             }
             Ok(())
@@ -68,9 +76,19 @@ pub(super) fn add_actions(fa: &mut FileActions, c: Closer, close: &ClosePlan) ->
     }
 }
 
-/// The fds an `addinherit_np` must name: stdio and every kept fd.
-fn inherited(close: &ClosePlan) -> impl Iterator<Item = RawFd> + '_ {
-    (0..3).chain(close.keep.iter().copied())
+/// The fds an `addinherit_np` must name: the child's open stdio and every kept fd.
+fn inherited(close: &ClosePlan, stdio_open: [bool; 3]) -> impl Iterator<Item = RawFd> + '_ {
+    (0..3)
+        .filter(move |&fd| stdio_open[fd as usize])
+        .chain(close.keep.iter().copied())
+}
+
+/// Which of fds 0, 1, 2 the child has: a target of the plan, or open in the parent.
+pub(super) fn stdio_open(targets: impl Iterator<Item = RawFd> + Clone) -> [bool; 3] {
+    [0, 1, 2].map(|fd| {
+        // SAFETY: a flag query on an fd number.
+        targets.clone().any(|t| t == fd) || unsafe { libc::fcntl(fd, libc::F_GETFD) } != -1
+    })
 }
 
 #[cfg(test)]
@@ -79,12 +97,26 @@ mod tests {
     use rstest::rstest;
 
     #[rstest]
-    #[case(&[], &[0, 1, 2])]
-    #[case(&[7], &[0, 1, 2, 7])]
-    #[case(&[9, 4], &[0, 1, 2, 4, 9])]
-    fn cloexec_default_inherits_stdio_and_kept_fds(#[case] keep: &[RawFd], #[case] want: &[RawFd]) {
+    #[case(&[], [true; 3], &[0, 1, 2])]
+    #[case(&[7], [true; 3], &[0, 1, 2, 7])]
+    #[case(&[9, 4], [true; 3], &[0, 1, 2, 4, 9])]
+    // A daemon with its stdio closed: only what is open is named (naming fd 0 failed it).
+    #[case(&[], [false; 3], &[])]
+    #[case(&[5], [false, true, false], &[1, 5])]
+    fn cloexec_default_inherits_open_stdio_and_kept_fds(
+        #[case] keep: &[RawFd],
+        #[case] stdio: [bool; 3],
+        #[case] want: &[RawFd],
+    ) {
         let plan = ClosePlan::new(keep.iter().copied());
-        assert_eq!(inherited(&plan).collect::<Vec<_>>(), want);
+        assert_eq!(inherited(&plan, stdio).collect::<Vec<_>>(), want);
+    }
+
+    /// A stdio fd the plan maps onto counts as open even when the parent has it closed.
+    #[test]
+    fn a_mapped_stdio_target_is_open_in_the_child() {
+        let open = stdio_open([0, 1, 2].into_iter());
+        assert_eq!(open, [true; 3]);
     }
 
     /// Where the libc has neither route, the strategy must refuse; where it has one, it is

@@ -215,7 +215,8 @@ fn file_actions(p: &Prepared) -> io::Result<(FileActions, Vec<OwnedFd>)> {
         fa.dup2(src, m.dst)?;
     }
     if let Some(close) = &p.close {
-        closing::add_actions(&mut fa, close_fds_closer()?, close)?;
+        let stdio = closing::stdio_open(p.fds.moves.iter().map(|m| m.dst));
+        closing::add_actions(&mut fa, close_fds_closer()?, close, stdio)?;
     }
     Ok((fa, copies))
 }
