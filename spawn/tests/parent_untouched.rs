@@ -724,8 +724,8 @@ fn a_changed_dumpable_flag_is_seen() {
 }
 
 /// `CommandExt::exec` that fails touches no fd but the stdio it was given, and puts those
-/// back: the fd table (numbers, flags, files) is the same after the error. (The rest of a
-/// failed exec is std's: `SIGPIPE` at its default, the directory and ids as changed.)
+/// back: the fd table (numbers, flags, files) is the same after the error. (The rest of the
+/// process it puts back too: `failed_exec_puts_back_what_it_changed`.)
 #[rstest]
 #[case::missing_program("/nonexistent/program", None, false)]
 #[case::bad_directory("true", Some("/nonexistent/dir"), false)]
@@ -870,4 +870,54 @@ fn child_with_ids_is_not_dumpable_before_exec() {
         r.as_ref().is_ok_and(|s| s.success()),
         "dumpable in the child after its id calls: {r:?}"
     );
+}
+
+#[path = "support/isolated.rs"]
+mod isolated;
+
+/// A failed `CommandExt::exec` puts back what it changed in this process and can change
+/// back: the umask, the thread's signal mask, the dispositions it reset (a caught `SIGINT`
+/// here), the soft resource limits, the process group and the parent-death signal. (What it
+/// cannot put back is documented: a new session and its controlling terminal, ids, a hard
+/// limit lowered.) Runs in a copy of this binary, as the exec changes the process.
+#[test]
+fn failed_exec_puts_back_what_it_changed() {
+    let _g = serial();
+    isolated::isolated("failed_exec_puts_back_what_it_changed", || {
+        // SAFETY: installs a do-nothing handler for SIGINT in this sub-process.
+        unsafe {
+            let mut act: libc::sigaction = std::mem::zeroed();
+            act.sa_sigaction = caught as extern "C" fn(libc::c_int) as usize;
+            assert_eq!(libc::sigaction(libc::SIGINT, &act, std::ptr::null_mut()), 0);
+        }
+        let before = ParentState::now(0);
+        let mut core = libc::rlimit {
+            rlim_cur: 0,
+            rlim_max: 0,
+        };
+        // SAFETY: a query into a local struct.
+        assert_eq!(unsafe { libc::getrlimit(libc::RLIMIT_CORE, &mut core) }, 0);
+        let mut c = Command::new("/nonexistent/program");
+        c.umask(0o077)
+            .rlimit(libc::RLIMIT_CORE, 0, core.rlim_max as _)
+            .signal_mask(&[libc::SIGUSR1])
+            .reset_signals(&[libc::SIGINT])
+            .process_group(0);
+        if cfg!(any(
+            target_os = "linux",
+            target_os = "android",
+            target_os = "freebsd"
+        )) {
+            c.parent_death_signal(libc::SIGTERM);
+        }
+        let e = c.exec();
+        assert_eq!(e.raw_os_error(), Some(libc::ENOENT), "{e}");
+        drop(c);
+        let changed = ParentState::now(0).changes_since(&before);
+        assert!(
+            changed.is_empty(),
+            "a failed exec left: {}",
+            changed.join("; ")
+        );
+    });
 }

@@ -8,11 +8,14 @@
 //! [`Command::close_fds`](crate::Command::close_fds) is refused with `Unsupported`: either
 //! would replace or close fds that other code in this process may own.
 //!
-//! The rest is std's: a failed exec leaves the working directory, the ids (changed with
-//! libc's process-wide calls, so every thread has them), the session and group, and
-//! `SIGPIPE` at its default as they were made. Caught signals are not reset first:
-//! `execve` resets them, and a failure must not lose the process's handlers. The
-//! environment is passed to `execve` directly, so `environ` is never touched.
+//! The rest of the process a failure puts back too, as far as it can be
+//! (`exec_restore.rs`): the working directory, umask, limits, process group, foreground
+//! group, parent-death signal, the dispositions reset and the signal mask. It cannot undo a
+//! new session (and its controlling terminal), the ids (changed with libc's process-wide
+//! calls, so every thread has them, as in std), nor a hard limit lowered without the
+//! privilege to raise it again. Caught signals are not reset first: `execve` resets them,
+//! and a failure must not lose the process's handlers. The environment is passed to
+//! `execve` directly, so `environ` is never touched.
 
 use std::convert::Infallible;
 use std::io;
@@ -20,6 +23,7 @@ use std::mem::MaybeUninit;
 use std::os::fd::RawFd;
 
 use super::command::Command;
+use super::exec_restore::Saved;
 use crate::request::Defaults;
 use crate::platform::errno::{check, check_rc};
 use crate::child_side;
@@ -57,11 +61,14 @@ fn try_exec(cmd: &mut Command) -> io::Result<Infallible> {
     let current = thread_mask()?;
     let mask = p.mask.unwrap_or(current);
     let saved = SavedStdio::new(&p.fds)?;
+    // Last before the steps: it sets the umask already, and nothing after it can fail.
+    let state = Saved::new(&p, current);
     let view = p.view(&mask, false);
     // SAFETY: the view points into `p` and `mask`, alive until `run` returns (it returns
     // only on failure; on success this process is replaced).
     let errno = unsafe { child_side::run::<ProcessIds>(&view) };
     close_copies(&p.fds);
+    state.restore();
     saved.restore()?;
     Err(io::Error::from_raw_os_error(errno))
 }

@@ -5,6 +5,7 @@
 pub(crate) mod child;
 pub(crate) mod command;
 pub(crate) mod exec;
+mod exec_restore;
 #[cfg(target_os = "linux")]
 #[path = "pidfd_linux.rs"]
 pub(crate) mod pidfd;

@@ -47,3 +47,19 @@ pub(crate) fn look_up_close_range() {
 pub(crate) fn close_range() -> Option<CloseRangeFn> {
     CLOSE_RANGE.get().copied().flatten()
 }
+
+/// This process's parent-death signal (`PROC_PDEATHSIG_STATUS`), for a failed `exec` to
+/// put back; `None` if it cannot be read.
+pub(crate) fn parent_death_signal() -> Option<libc::c_int> {
+    let mut sig: libc::c_int = 0;
+    // SAFETY: PROC_PDEATHSIG_STATUS writes one int.
+    let rc = unsafe {
+        libc::procctl(
+            libc::P_PID,
+            0,
+            libc::PROC_PDEATHSIG_STATUS,
+            std::ptr::addr_of_mut!(sig).cast(),
+        )
+    };
+    (rc == 0).then_some(sig)
+}

@@ -54,6 +54,15 @@ fn alone_by_unshare() -> bool {
     unsafe { libc::syscall(libc::SYS_unshare, libc::CLONE_THREAD) == 0 }
 }
 
+/// This process's parent-death signal (`PR_GET_PDEATHSIG`), for a failed `exec` to put
+/// back; `None` if it cannot be read.
+pub(crate) fn parent_death_signal() -> Option<libc::c_int> {
+    let mut sig: libc::c_int = 0;
+    // SAFETY: PR_GET_PDEATHSIG writes one int.
+    let rc = unsafe { libc::prctl(libc::PR_GET_PDEATHSIG, std::ptr::addr_of_mut!(sig)) };
+    (rc == 0).then_some(sig)
+}
+
 #[cfg(test)]
 mod tests {
     /// The test harness runs threads: the kernel's check says so, as `/proc` does.

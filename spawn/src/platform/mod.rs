@@ -62,6 +62,12 @@ pub(crate) fn single_threaded() -> bool {
     false
 }
 
+/// No parent-death signal on the other families.
+#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
+pub(crate) fn parent_death_signal() -> Option<libc::c_int> {
+    None
+}
+
 /// The search path without `PATH` where it is one constant.
 #[cfg(not(any(target_os = "illumos", target_os = "solaris")))]
 pub(crate) fn default_path() -> &'static [u8] {

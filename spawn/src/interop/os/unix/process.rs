@@ -47,8 +47,11 @@ pub trait CommandExt: Sealed {
     /// closed, so the fd table is the same as before the call. A mapping onto a higher fd
     /// ([`Command::fd`] from 3 up) or [`Command::close_fds`] is `Unsupported` here: it would
     /// replace or close fds that other code in this process may own. Ids are changed with
-    /// libc's process-wide calls (every thread), as std does; like std, a failed exec leaves
-    /// the ids, the working directory, the session and `SIGPIPE` (at its default) as changed.
+    /// libc's process-wide calls (every thread), as std does. A failed exec puts back the
+    /// working directory, umask, resource limits, process group, foreground group,
+    /// parent-death signal, the dispositions it reset (`SIGPIPE` too) and the signal mask;
+    /// it cannot undo the ids, a new session with its controlling terminal, a hard limit
+    /// lowered without the privilege to raise it, or what `pre_exec` closures did.
     fn exec(&mut self) -> io::Error;
 
     /// The child's `argv[0]`; the program run is still the one given to `Command::new`.
