@@ -106,9 +106,12 @@
 //!   handed over, so no child another thread spawns meanwhile inherits them.
 //! - **The parent is untouched:** after every spawn, successful, failed or refused, under
 //!   every strategy, the parent's dumpable flag, real/effective/saved ids and groups, working
-//!   directory, umask, calling thread's signal mask, signal dispositions, fd table (numbers,
-//!   flags, files), the calling thread's `errno` and its children (none left behind) are as
-//!   they were (`spawn/tests/parent_untouched.rs` compares each, strategy by scenario).
+//!   directory, umask, resource limits, calling thread's signal mask, signal dispositions,
+//!   fd table (numbers, flags, files), the calling thread's `errno`, its session and group,
+//!   parent-death signal and cgroup, and its children (none left behind) are as they were
+//!   (`spawn/tests/parent_untouched.rs` compares each, strategy by scenario, for every child
+//!   option). A [`Command::kill_on_drop`] child not yet gone at its drop is the exception in
+//!   time only: it and the reaper thread's fds are gone once the child has exited.
 //! - **Pidfds cannot race** (Linux). The pidfd of `create_pidfd` and the exit fd of
 //!   [`Command::exit_fd`] are taken in the step that creates the child (`CLONE_PIDFD` for
 //!   clone3 and clone, `pidfd_spawn` for posix_spawn, the forked child's own `pidfd_open`
