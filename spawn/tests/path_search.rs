@@ -9,13 +9,9 @@ use std::io;
 use spawnmatrix_spawn::os::unix::process::CommandExt;
 use spawnmatrix_spawn::{Command, Strategy};
 
-const STRATEGIES: [Strategy; 5] = [
-    Strategy::Auto,
-    Strategy::Clone3,
-    Strategy::CloneVfork,
-    Strategy::PosixSpawn,
-    Strategy::Fork,
-];
+#[path = "support/strategies.rs"]
+mod strategies;
+use strategies::STRATEGIES;
 
 /// The errno of each available strategy's spawn of `make()`'s command.
 fn errnos(make: impl Fn() -> Command) -> Vec<(Strategy, Option<i32>)> {

@@ -68,13 +68,9 @@ fn no_atomic_pidfd(strategy: Strategy) -> bool {
     strategy == Strategy::PosixSpawn && spawnmatrix_spawn::sys::spawn_ext::pidfd_spawn().is_none()
 }
 
-const STRATEGIES: [Strategy; 5] = [
-    Strategy::Auto,
-    Strategy::Clone3,
-    Strategy::CloneVfork,
-    Strategy::PosixSpawn,
-    Strategy::Fork,
-];
+#[path = "support/strategies.rs"]
+mod strategies;
+use strategies::STRATEGIES;
 
 /// With `SIGCHLD` ignored the kernel reaps the child as it exits, and its pid is free at once.
 /// The pidfd (`create_pidfd`) and the exit fd taken at spawn (`Command::exit_fd`) still refer
