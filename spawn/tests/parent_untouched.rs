@@ -281,7 +281,7 @@ impl ParentState {
             // SAFETY: queries that cannot fail for this process.
             session: unsafe { (libc::getsid(0), libc::getpgrp()) },
             pdeathsig: pdeathsig(),
-            cgroup: std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default(),
+            cgroup: cgroup(),
         }
     }
 }
@@ -363,7 +363,26 @@ enum Scenario {
     FromStd,
 }
 
+/// This process's cgroups (Linux `/proc/self/cgroup`).
+#[cfg(target_os = "linux")]
+fn cgroup() -> String {
+    std::fs::read_to_string("/proc/self/cgroup").unwrap_or_default()
+}
+
+/// No cgroups off Linux.
+#[cfg(not(target_os = "linux"))]
+fn cgroup() -> String {
+    String::new()
+}
+
+/// No cgroups off Linux.
+#[cfg(not(target_os = "linux"))]
+fn own_cgroup() -> Option<std::fs::File> {
+    None
+}
+
 /// This process's cgroup v2 directory, opened, where there is one.
+#[cfg(target_os = "linux")]
 fn own_cgroup() -> Option<std::fs::File> {
     let path = std::fs::read_to_string("/proc/self/cgroup").ok()?;
     let rel = path
@@ -385,7 +404,11 @@ fn own_cgroup() -> Option<std::fs::File> {
 fn busy_program() -> (tempfile::TempDir, std::path::PathBuf, std::fs::File) {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("busy");
-    std::fs::copy("/bin/true", &path).expect("copy true");
+    let true_path = std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+        .map(|d| d.join("true"))
+        .find(|p| p.is_file())
+        .expect("true on PATH");
+    std::fs::copy(true_path, &path).expect("copy true");
     let w = std::fs::OpenOptions::new()
         .write(true)
         .open(&path)
