@@ -3,7 +3,7 @@
 
 use libc::c_int;
 
-/// Signals Linux names beyond the portable table in [`crate::conformance::names`].
+/// Signals Linux names beyond the portable table (`conformance::names`).
 pub const EXTRA_SIGNALS: &[(&str, c_int)] =
     &[("SIGSTKFLT", libc::SIGSTKFLT), ("SIGPWR", libc::SIGPWR)];
 

@@ -3,10 +3,10 @@
 //! and lists every problem; `spawnmatrix publish` refuses to write a summary with any, and
 //! `tests/summary_consistency.rs` shows each check failing on a planted contradiction.
 //!
-//! - [`errors`]: error rows against the function rows their case uses.
-//! - [`boundaries`]: boundaries against the history and the text they are printed as.
-//! - [`claims`]: rows that rest on one claim or one source, against each other.
-//! - [`notes`]: notes against the cells of their family.
+//! - `errors`: error rows against the function rows their case uses.
+//! - `boundaries`: boundaries against the history and the text they are printed as.
+//! - `claims`: rows that rest on one claim or one source, against each other.
+//! - `notes`: notes against the cells of their family.
 
 mod boundaries;
 mod claims;
