@@ -21,6 +21,7 @@
 use std::future::Future;
 use std::io;
 use std::os::fd::OwnedFd;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::pin::pin;
 use std::task::Poll;
 
@@ -33,7 +34,7 @@ use super::async_adopt::{Adopted, Reactor};
 use crate::{Command, ExitNotifier, ExitStatus, Output};
 
 /// A child whose exit and stdio are awaited on the current tokio runtime. Made inside a
-/// runtime with I/O enabled (as tokio's own I/O types are). Its wait follows the runtime it
+/// runtime with I/O enabled (as tokio's own I/O types are; elsewhere an error). Its wait follows the runtime it
 /// runs in: a child made in one runtime can be waited for in another, after the first has
 /// shut down, as tokio's own can.
 #[derive(Debug)]
@@ -60,10 +61,12 @@ impl Exit {
     fn register(child: &mut crate::Child) -> io::Result<Exit> {
         let runtime = current()?.id();
         let notifier = child.exit_notifier()?;
-        // SAFETY: an ExitNotifier owns its fd and never changes or closes it before it is
-        // dropped, which the AsyncFd does.
-        let fd = unsafe { AsyncFd::register_with_interest(notifier, Interest::READABLE) }
-            .map_err(io::Error::from)?;
+        let fd = on_reactor(|| {
+            // SAFETY: an ExitNotifier owns its fd and never changes or closes it before it
+            // is dropped, which the AsyncFd does.
+            unsafe { AsyncFd::register_with_interest(notifier, Interest::READABLE) }
+                .map_err(io::Error::from)
+        })?;
         Ok(Exit { fd, runtime })
     }
 }
@@ -73,12 +76,41 @@ fn current() -> io::Result<Handle> {
     Handle::try_current().map_err(io::Error::other)
 }
 
+/// `register`'s result, or an error where tokio panics instead: in a runtime built without
+/// I/O every registration with the reactor panics ("IO is disabled"), and tokio has no
+/// public way to ask first. The panic is caught here, so it still reaches the panic hook
+/// (the default one prints it), and where panics abort (`panic = "abort"`) it aborts.
+fn on_reactor<T>(register: impl FnOnce() -> io::Result<T>) -> io::Result<T> {
+    catch_unwind(AssertUnwindSafe(register)).unwrap_or_else(|payload| {
+        let why = payload
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| payload.downcast_ref::<&str>().copied())
+            .unwrap_or("no message");
+        Err(io::Error::other(format!(
+            "the tokio runtime cannot poll the child (build it with enable_io): {why}"
+        )))
+    })
+}
+
+/// An error unless the current runtime's reactor takes fds: registers a pipe's end and
+/// drops it (one pipe, no process), so `output` refuses before it runs anything.
+fn reactor_present() -> io::Result<()> {
+    current()?;
+    let (read, _write) = crate::platform::pipe_cloexec()?;
+    on_reactor(|| {
+        // SAFETY: the AsyncFd owns the fd, which nothing else names, until it drops it.
+        unsafe { AsyncFd::register_with_interest(read, Interest::READABLE) }.map_err(io::Error::from)
+    })
+    .map(drop)
+}
+
 /// The exit on this runtime's reactor, the ends as tokio pipes.
 const REACTOR: Reactor<Exit, pipe::Sender, pipe::Receiver, pipe::Receiver> = Reactor {
     exit: Exit::register,
-    stdin: |e| pipe::Sender::from_owned_fd(OwnedFd::from(e)),
-    stdout: |e| pipe::Receiver::from_owned_fd(OwnedFd::from(e)),
-    stderr: |e| pipe::Receiver::from_owned_fd(OwnedFd::from(e)),
+    stdin: |e| on_reactor(|| pipe::Sender::from_owned_fd(OwnedFd::from(e))),
+    stdout: |e| on_reactor(|| pipe::Receiver::from_owned_fd(OwnedFd::from(e))),
+    stderr: |e| on_reactor(|| pipe::Receiver::from_owned_fd(OwnedFd::from(e))),
 };
 
 impl From<Adopted<Exit, pipe::Sender, pipe::Receiver, pipe::Receiver>> for Child {
@@ -96,11 +128,12 @@ impl From<Adopted<Exit, pipe::Sender, pipe::Receiver, pipe::Receiver>> for Child
 impl Child {
     /// Takes over a spawned child: its exit notifier goes to the reactor and its piped ends
     /// become non-blocking tokio pipes. `Unsupported` where the platform has no pollable
-    /// exit (see [`crate::Child::exit_notifier`]); outside a runtime an error (tokio's own
-    /// types would panic). On any error the child is killed and reaped before it returns,
-    /// so nothing runs on unseen and no zombie is left. In a runtime built without I/O,
-    /// tokio's registration panics, as its own I/O types do: tokio has no public way to ask
-    /// whether a runtime has its I/O driver.
+    /// exit (see [`crate::Child::exit_notifier`]); outside a runtime, or in one built
+    /// without I/O, an error where tokio's own types would panic. On any error the child is
+    /// killed and reaped before it returns, so nothing runs on unseen and no zombie is left.
+    /// Without I/O, tokio's own panic is what says so (it has no public way to ask whether
+    /// a runtime has I/O): it is caught, so the panic hook still sees it, and a build with
+    /// `panic = "abort"` aborts as tokio's own types do.
     pub fn new(child: crate::Child) -> io::Result<Child> {
         REACTOR.adopt_or_end(child).map(Child::from)
     }
@@ -116,6 +149,8 @@ impl Child {
     }
 
     /// Closes stdin, then waits for the exit without blocking the runtime, and reaps it.
+    /// In a runtime without I/O (the child was taken over in another), an error, as in
+    /// [`Child::new`]; the child is left as it was.
     pub async fn wait(&mut self) -> io::Result<ExitStatus> {
         drop(self.stdin.take());
         loop {
@@ -149,11 +184,12 @@ impl Child {
 }
 
 /// [`Command::output`] on the runtime: stdout and stderr captured, stdin `/dev/null` unless
-/// set. Outside a runtime an error before anything is spawned. Where the child has no exit
+/// set. Outside a runtime, or in one built without I/O (see [`Child::new`]), an error
+/// before anything is spawned. Where the child has no exit
 /// notifier (see [`crate::Child::exit_notifier`]) it is waited for on a thread of its own,
 /// so the program still runs once and is reaped.
 pub async fn output(command: &mut Command) -> io::Result<Output> {
-    current()?;
+    reactor_present()?;
     let child = command.spawn_for_output()?;
     REACTOR.output(child, |a| Child::from(a).wait_with_output()).await
 }

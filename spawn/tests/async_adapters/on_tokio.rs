@@ -122,28 +122,66 @@ fn a_dropped_child_runs_on_and_is_reaped() {
     dropped_child_runs_on_and_is_reaped(|c| run(async { Child::new(c).unwrap().id() }));
 }
 
-/// In a runtime built without I/O, taking a child over panics with tokio's own message, as
-/// tokio's I/O types do (tokio has no public way to ask whether a runtime has I/O); the
-/// child is still reaped, not left a zombie.
-#[rstest]
-fn a_runtime_without_io_panics_as_tokio_does() {
-    let rt = tokio::runtime::Builder::new_current_thread()
+/// A runtime built without I/O.
+fn without_io() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
         .build()
-        .unwrap();
-    let c = Command::new("true").spawn().unwrap();
+        .unwrap()
+}
+
+/// The error a runtime without I/O gives: it names the cure.
+fn says_no_io(e: &std::io::Error) {
+    assert!(e.to_string().contains("enable_io"), "{e}");
+}
+
+/// In a runtime built without I/O, taking a child over is an error where tokio's own I/O
+/// types panic, and the child does not outlive it (a 30 s sleep, killed and reaped).
+#[rstest]
+fn a_runtime_without_io_is_an_error_and_the_child_is_ended() {
+    let c = Command::new("sleep").arg("30").spawn().unwrap();
     let pid = c.id() as libc::pid_t;
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        rt.block_on(async { Child::new(c).map(drop) })
-    }));
-    let message = r.err().and_then(|p| p.downcast_ref::<String>().cloned());
-    assert!(
-        message
-            .as_deref()
-            .is_some_and(|m| m.contains("IO is disabled")),
-        "{message:?}"
-    );
+    let e = without_io()
+        .block_on(async { Child::new(c).map(drop) })
+        .unwrap_err();
+    says_no_io(&e);
     assert!(
         super::support::procs::reaped_soon(pid),
-        "the child was left a zombie"
+        "the child was left running or a zombie"
+    );
+}
+
+/// `output` in a runtime without I/O refuses before it runs anything: the program, which
+/// would leave a file, never ran.
+#[rstest]
+fn output_in_a_runtime_without_io_is_an_error_before_spawning() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let mut c = Command::new("sh");
+    c.args(["-c", "echo ran > \"$1\"", "sh"]).arg(&marker);
+    let e = without_io().block_on(output(&mut c)).unwrap_err();
+    says_no_io(&e);
+    std::thread::sleep(Duration::from_millis(200));
+    assert!(!marker.exists(), "the program ran, then output failed");
+}
+
+/// A child taken over in a runtime with I/O, then waited for in one without: an error, and
+/// the child is left as it was (still running, waited for later in a runtime with I/O).
+#[rstest]
+fn a_wait_in_a_runtime_without_io_is_an_error() {
+    let mut child = run(async {
+        let c = Command::new("sleep").arg("30").spawn().unwrap();
+        Child::new(c).unwrap()
+    });
+    let e = without_io().block_on(child.wait()).unwrap_err();
+    says_no_io(&e);
+    assert!(
+        child.inner().try_wait().unwrap().is_none(),
+        "the child was ended"
+    );
+    child.inner().kill().unwrap();
+    let status = run(child.wait()).unwrap();
+    assert_eq!(
+        spawnmatrix_spawn::os::unix::process::ExitStatusExt::signal(&status),
+        Some(9)
     );
 }
