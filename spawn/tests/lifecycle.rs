@@ -239,7 +239,13 @@ fn into_pidfd_of_a_kill_on_drop_child_gives_a_live_process() {
         println!("skipped: no pidfd on this kernel");
         return;
     };
-    let status = pidfd.try_wait().expect("try_wait");
+    // Long enough for a SIGKILL sent by the Child's drop to take effect and its reaper to
+    // reap: the process must still run, not be a zombie nor reaped (a check at once could
+    // beat the kill).
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let status = pidfd
+        .try_wait()
+        .expect("try_wait: the process behind the pidfd was reaped");
     assert_eq!(status, None, "the process behind the pidfd has ended");
     pidfd.send_signal(0).expect("the process is alive");
     pidfd.kill().unwrap();
