@@ -9,7 +9,7 @@
 #![cfg(target_os = "linux")]
 
 use std::io::ErrorKind;
-use std::os::fd::{AsFd, AsRawFd, BorrowedFd};
+use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
 use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
@@ -248,9 +248,32 @@ fn spawn_and_check_the_pid() {
     );
 }
 
-/// `SIGCHLD` ignored: the kernel reaps a child that ends at once, maybe before its pid is
-/// read from the pidfd. The spawn still succeeds every time (it was `ESRCH` in 19 of 40),
-/// the `Child` works through its pidfd, and its wait ends.
+/// 40 forced `PosixSpawn`s with a pidfd of a program that ends at once, in a process that
+/// ignores `SIGCHLD` (so the kernel reaps each child, maybe before its pid is read): each
+/// spawn succeeds (a started child is never a failed spawn), its `Child` works through the
+/// pidfd, and its wait ends.
+fn forty_spawns_with_sigchld_ignored() {
+    // SAFETY: this sub-process ignores SIGCHLD from now on.
+    unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
+    let mut without_pid = 0;
+    for run in 0..40 {
+        let mut child = Command::new("/bin/true")
+            .strategy(Strategy::PosixSpawn)
+            .create_pidfd(true)
+            .spawn()
+            .unwrap_or_else(|e| panic!("run {run}: a child that ran is an error: {e}"));
+        if child.id() == 0 {
+            without_pid += 1;
+        }
+        match child.wait() {
+            Ok(s) => assert!(s.success(), "run {run}: {s:?}"),
+            Err(e) => assert_eq!(e.raw_os_error(), Some(libc::ECHILD), "run {run}: {e}"),
+        }
+    }
+    println!("{without_pid} of 40 children were reaped before their pid was read");
+}
+
+/// `SIGCHLD` ignored: the spawn still succeeds every time (it was `ESRCH` in 19 of 40).
 #[test]
 fn pidfd_spawn_with_sigchld_ignored_never_fails_a_started_child() {
     let _g = serial();
@@ -259,27 +282,44 @@ fn pidfd_spawn_with_sigchld_ignored_never_fails_a_started_child() {
     }
     isolated(
         "pidfd_spawn_with_sigchld_ignored_never_fails_a_started_child",
+        forty_spawns_with_sigchld_ignored,
+    );
+}
+
+/// `SIGCHLD` ignored and no `/proc` (a reaped child's pid cannot come from fdinfo's `Pid: -1`
+/// either): still never a failed spawn.
+#[test]
+fn pidfd_spawn_without_proc_and_sigchld_ignored_never_fails_a_started_child() {
+    let _g = serial();
+    if !has_pidfd_spawn() {
+        return;
+    }
+    isolated::isolated_after(
+        "pidfd_spawn_without_proc_and_sigchld_ignored_never_fails_a_started_child",
+        without_proc,
         || {
-            // SAFETY: this sub-process ignores SIGCHLD from now on.
-            unsafe { libc::signal(libc::SIGCHLD, libc::SIG_IGN) };
-            let mut without_pid = 0;
-            for run in 0..40 {
-                let mut child = Command::new("/bin/true")
-                    .strategy(Strategy::PosixSpawn)
-                    .create_pidfd(true)
-                    .spawn()
-                    .unwrap_or_else(|e| panic!("run {run}: a child that ran is an error: {e}"));
-                if child.id() == 0 {
-                    without_pid += 1;
-                }
-                match child.wait() {
-                    Ok(s) => assert!(s.success(), "run {run}: {s:?}"),
-                    Err(e) => assert_eq!(e.raw_os_error(), Some(libc::ECHILD), "run {run}: {e}"),
-                }
-            }
-            println!("{without_pid} of 40 children were reaped before their pid was read");
+            assert!(std::fs::metadata("/proc/self").is_err(), "/proc is mounted");
+            forty_spawns_with_sigchld_ignored();
         },
     );
+}
+
+/// Whether the kernel answers `PIDFD_GET_INFO` (Linux 6.13), asked on this process's pidfd.
+fn kernel_has_pidfd_get_info() -> bool {
+    use spawnmatrix_spawn::sys::linux_kernel::{PidfdInfo, PIDFD_GET_INFO, PIDFD_INFO_PID};
+    // SAFETY: pidfd_open of this process; the fd is owned below.
+    let raw = unsafe { libc::syscall(libc::SYS_pidfd_open, libc::getpid(), 0) };
+    if raw < 0 {
+        return false;
+    }
+    // SAFETY: a new fd, owned by nobody else.
+    let fd = unsafe { OwnedFd::from_raw_fd(raw as libc::c_int) };
+    let mut info = PidfdInfo {
+        mask: PIDFD_INFO_PID,
+        ..PidfdInfo::default()
+    };
+    // SAFETY: the ioctl writes at most the struct its number encodes.
+    unsafe { libc::ioctl(fd.as_raw_fd(), PIDFD_GET_INFO as _, &mut info) == 0 }
 }
 
 /// Unmounts `/proc` in a mount namespace of its own (root). The `/proc` mounts are made
@@ -304,7 +344,8 @@ fn without_proc() -> std::io::Result<()> {
 }
 
 /// No `/proc`: the pid comes from the pidfd itself (`PIDFD_GET_INFO`), and is right; where
-/// the kernel lacks the ioctl the spawn is an error, with nothing left running.
+/// the kernel lacks the ioctl the spawn is an error, after the child was killed and reaped
+/// (nothing left running, no zombie).
 #[test]
 fn pidfd_spawn_without_proc_gives_the_right_pid() {
     let _g = serial();
@@ -316,7 +357,21 @@ fn pidfd_spawn_without_proc_gives_the_right_pid() {
         without_proc,
         || {
             assert!(std::fs::metadata("/proc/self").is_err(), "/proc is mounted");
-            spawn_and_check_the_pid();
+            if kernel_has_pidfd_get_info() {
+                spawn_and_check_the_pid();
+                return;
+            }
+            println!("this kernel has no PIDFD_GET_INFO (6.13): the spawn must fail, cleanly");
+            let e = Command::new("sleep")
+                .arg("30")
+                .strategy(Strategy::PosixSpawn)
+                .create_pidfd(true)
+                .spawn()
+                .expect_err("a child whose pid cannot be read was reported as spawned");
+            assert!(e.to_string().contains("killed and reaped"), "{e}");
+            // SAFETY: a null status pointer.
+            let r = unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) };
+            assert_eq!(r, -1, "a child is left over");
         },
     );
 }
