@@ -103,6 +103,27 @@ fn kill_process_group_of_a_leader_reaped_elsewhere_is_refused() {
     assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
 }
 
+/// The same without a pidfd (none asked for): whether the pid is still an unreaped child is
+/// asked by pid (`waitid(WNOWAIT)`), and a leader reaped behind the `Child`'s back is no
+/// child any more, so the group kill is refused. No decoy here: one made by this process
+/// would be its child on the reused pid, which that check cannot tell apart (the documented
+/// limit).
+#[test]
+fn kill_process_group_of_a_leader_reaped_elsewhere_is_refused_without_a_pidfd() {
+    let _g = serial();
+    let mut child = Command::new("true")
+        .process_group(0)
+        .spawn()
+        .expect("spawn");
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: reaps our own child behind the Child's back.
+    assert_eq!(unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) }, pid);
+    let e = child
+        .kill_process_group()
+        .expect_err("the pid is no longer our child's");
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+}
+
 /// The clean-up path: the leader exits and leaves a straggler in its group.
 /// `wait_then_kill_process_group` sees the exit without reaping (the zombie keeps the group
 /// id taken), kills the group, then reaps: the straggler is gone and the status is the

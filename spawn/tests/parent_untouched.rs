@@ -347,6 +347,8 @@ enum Scenario {
     Terminal,
     /// A controlling terminal that is not a terminal: `ENOTTY`.
     TerminalFails,
+    /// `foreground` of a file that is not a terminal: `ENOTTY` from the child's `tcsetpgrp`.
+    ForegroundFails,
     /// Started in this process's own cgroup (`cgroup`, clone3 only; Linux with cgroup v2).
     Cgroup,
     /// A cgroup fd that is no cgroup directory: `EBADF` from clone3.
@@ -357,6 +359,8 @@ enum Scenario {
     KillOnDrop,
     /// A group leader that leaves a straggler: `wait_then_kill_process_group`.
     GroupKill,
+    /// A running group leader and its background job: `kill_process_group`, then the wait.
+    GroupKillNow,
     /// `wait_timeout` that times out, then one that sees the exit after a kill.
     WaitTimeout,
     /// `Command::from_std` of a std `Command` with env, directory and stdio.
@@ -425,6 +429,11 @@ fn finish(scenario: Scenario, strategy: Strategy, mut child: spawnmatrix_spawn::
         Scenario::GroupKill => {
             let status = child.wait_then_kill_process_group().expect(&ctx);
             assert!(status.success(), "{ctx}: {status:?}");
+        }
+        Scenario::GroupKillNow => {
+            child.kill_process_group().expect(&ctx);
+            let status = child.wait().expect(&ctx);
+            assert_eq!(status.signal(), Some(libc::SIGKILL), "{ctx}: {status:?}");
         }
         Scenario::WaitTimeout => {
             let short = child.wait_timeout(std::time::Duration::from_millis(20));
@@ -553,6 +562,11 @@ fn build(
             c.controlling_terminal(std::fs::File::open("/dev/null").expect("open"));
             want = Some(libc::ENOTTY);
         }
+        Scenario::ForegroundFails => {
+            c.process_group(0)
+                .foreground(std::fs::File::open("/dev/null").expect("open"));
+            want = Some(libc::ENOTTY);
+        }
         Scenario::Cgroup => match own_cgroup() {
             Some(dir) => {
                 c.cgroup(dir);
@@ -578,6 +592,10 @@ fn build(
         Scenario::GroupKill => {
             c = Command::new("sh");
             c.args(["-c", "sleep 5 & exit 0"]).process_group(0);
+        }
+        Scenario::GroupKillNow => {
+            c = Command::new("sh");
+            c.args(["-c", "sleep 5 & wait"]).process_group(0);
         }
         Scenario::WaitTimeout => {
             c = Command::new("sleep");
@@ -671,11 +689,13 @@ fn parent_is_untouched(
         Scenario::RlimitFails,
         Scenario::Terminal,
         Scenario::TerminalFails,
+        Scenario::ForegroundFails,
         Scenario::Cgroup,
         Scenario::CgroupFails,
         Scenario::RetryFails,
         Scenario::KillOnDrop,
         Scenario::GroupKill,
+        Scenario::GroupKillNow,
         Scenario::WaitTimeout,
         Scenario::FromStd
     )]
