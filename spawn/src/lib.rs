@@ -29,6 +29,18 @@
 //! (`create_pidfd`, `pidfd`), so `std::os::unix::process::CommandExt` becomes
 //! `spawnmatrix_spawn::os::unix::process::CommandExt`.
 //!
+//! Where to start: [`Command`] and [`Child`] (the std API and its extensions below), then the
+//! semantics section, which every [`Strategy`] keeps. The crate's own `README.md` compares it
+//! with std and tokio, with measured ratios, and names the platforms it runs on and its limits.
+//!
+//! The source is one folder per layer, highest first, each naming only the ones below it (the
+//! repository's `tests/architecture.rs` fails otherwise): `interop` (std's traits, `from_std`,
+//! the async adapters) → `front` (`Command`, `Child`, `Stdio`, `ExitStatus`) → `strategies`
+//! (one per strategy, one entry each) → `plan` (all the parent prepares before the child
+//! exists) → `child_side` (what runs between the child's creation and `execve`: no
+//! allocation, lock or panic there) → `request` (what to run and how, read by every layer
+//! below the front) → the platform facts: `caps`, `platform` (one file per family) and `sys`.
+//!
 //! Extensions over `std::process`:
 //! [`Command::current_dir_fd`], [`Command::fd`], [`Command::setsid`],
 //! [`Command::signal_mask`], [`Command::reset_signals`], [`Command::close_fds`] (close every
@@ -219,6 +231,11 @@ unix! {
     #[cfg(doctest)]
     #[doc = include_str!("../../README.md")]
     struct ReadmeExample;
+
+    /// The same for this crate's own README (the registry's page).
+    #[cfg(doctest)]
+    #[doc = include_str!("../README.md")]
+    struct CrateReadme;
 
     pub use front::{
         Child, Command, CommandArgs, CommandEnvs, ExitNotifier, ExitStatus, Output, Stdio,
