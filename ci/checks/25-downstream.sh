@@ -3,7 +3,8 @@
 # project would: its normal and build dependencies are exactly the library and libc (no cc, no
 # serde, nothing of the tool), and it builds and runs in a fresh target dir. It also builds with
 # each optional feature of the library (tokio, async-io), whose adapters' tests and doc examples
-# then run in the workspace.
+# then run in the workspace. Last, `cargo package` of the library verifies (its own build, its
+# README and license files).
 manifest=tests/downstream/Cargo.toml
 deps=$(cargo tree --locked --manifest-path "$manifest" -e normal,build --prefix none |
   awk '{print $1}' | sort -u)
@@ -29,3 +30,15 @@ done
 echo "-- the adapters' tests and examples (spawnmatrix-spawn --features tokio,async-io)"
 cargo test --locked -p spawnmatrix-spawn --features tokio,async-io --test async_adapters
 cargo test --locked -p spawnmatrix-spawn --features tokio,async-io --doc
+
+# The library as the registry would get it: `cargo package` builds the packed crate on its own
+# (nothing outside spawn/ may be needed), and the files its manifest names (the README and
+# both license files of `MIT OR Apache-2.0`) are in it. ~15 s warm (libc and the crate, debug).
+echo "-- cargo package -p spawnmatrix-spawn"
+start=$SECONDS
+files=$(cargo package --locked --allow-dirty -p spawnmatrix-spawn --list)
+for f in README.md LICENSE-MIT LICENSE-APACHE Cargo.toml src/lib.rs; do
+  grep -qx "$f" <<<"$files" || { echo "the package lacks $f" >&2; exit 1; }
+done
+cargo package --locked --allow-dirty -p spawnmatrix-spawn
+echo "package verified: $((SECONDS - start)) s"
