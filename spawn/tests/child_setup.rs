@@ -54,9 +54,35 @@ fn assert_unsupported(r: io::Result<Child>, names: &str) {
 fn the_child_gets_the_signal_when_the_spawning_thread_ends(#[case] strategy: Strategy) {
     // The Linux semantics the docs warn about: the *thread* that spawned it ends, the
     // process does not, and the child is signalled.
+    signalled_when_the_spawning_thread_ends(strategy, |_| {});
+}
+
+/// The signal is set after the child's ids change, which would clear it (prctl(2): a change
+/// of the effective uid or gid clears the parent-death signal): a child that takes another
+/// uid and gid still gets it. Root only (elsewhere no other ids can be taken). Not under
+/// `CloneVfork`, which cannot change ids (`Unsupported`: they need a forked child).
+#[rstest]
+#[case(Strategy::Auto)]
+#[case(Strategy::Fork)]
+#[case(Strategy::Clone3)]
+fn the_signal_outlasts_the_childs_change_of_ids(#[case] strategy: Strategy) {
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        println!("skipped: not root, so the child cannot take other ids");
+        return;
+    }
+    signalled_when_the_spawning_thread_ends(strategy, |c| {
+        c.uid(65534).gid(65534);
+    });
+}
+
+/// A `sleep 30` with `SIGTERM` as its parent-death signal (and `setup`), spawned from a
+/// thread that then ends: the child must end by that signal.
+fn signalled_when_the_spawning_thread_ends(strategy: Strategy, setup: fn(&mut Command)) {
     let child = std::thread::spawn(move || {
         let mut c = Command::new("sleep");
         c.arg("30").parent_death_signal(libc::SIGTERM);
+        setup(&mut c);
         spawn_or_skip(&mut c, strategy)
     })
     .join()
