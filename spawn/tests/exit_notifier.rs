@@ -106,3 +106,71 @@ fn refused_after_a_wait() {
         assert_eq!(e.kind(), ErrorKind::InvalidInput);
     }
 }
+
+#[path = "support/isolated.rs"]
+mod isolated;
+
+extern "C" fn interrupted(_: libc::c_int) {}
+
+/// Both timed waits promise that a signal handler's interruption (`EINTR`, the handler
+/// installed without `SA_RESTART`) resumes the wait for the time left: the exit is still
+/// seen, neither returns the interruption nor gives up early. A thread sends the waiting
+/// thread `SIGUSR1` every 10 ms while a 0.3 s child runs; in a sub-process of its own, since
+/// the handler is process-wide.
+#[test]
+fn a_signal_handlers_interruption_resumes_the_timed_waits() {
+    isolated::isolated(
+        "a_signal_handlers_interruption_resumes_the_timed_waits",
+        || {
+            // SAFETY: a do-nothing handler for SIGUSR1, without SA_RESTART, in this sub-process.
+            unsafe {
+                let mut act: libc::sigaction = std::mem::zeroed();
+                act.sa_sigaction = interrupted as extern "C" fn(libc::c_int) as usize;
+                assert_eq!(
+                    libc::sigaction(libc::SIGUSR1, &act, std::ptr::null_mut()),
+                    0
+                );
+            }
+            // SAFETY: pthread_self cannot fail.
+            let waiter = unsafe { libc::pthread_self() } as usize;
+            let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+            let stop2 = std::sync::Arc::clone(&stop);
+            let pest = std::thread::spawn(move || {
+                let mut sent = 0;
+                while !stop2.load(std::sync::atomic::Ordering::Relaxed) {
+                    // SAFETY: the waiting thread outlives this one (joined below).
+                    unsafe { libc::pthread_kill(waiter as libc::pthread_t, libc::SIGUSR1) };
+                    sent += 1;
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                sent
+            });
+            let mut notified = Command::new("sleep").arg("0.3").spawn().unwrap();
+            let exit = notified.exit_notifier().unwrap();
+            assert!(
+                exit.wait_timeout(Duration::from_secs(10))
+                    .expect("ExitNotifier::wait_timeout"),
+                "ExitNotifier::wait_timeout gave up before the exit"
+            );
+            assert!(notified.wait().unwrap().success());
+            for exit_fd in [true, false] {
+                let mut child = Command::new("sleep")
+                    .arg("0.3")
+                    .exit_fd(exit_fd)
+                    .spawn()
+                    .unwrap();
+                let status = child
+                    .wait_timeout(Duration::from_secs(10))
+                    .unwrap_or_else(|e| panic!("Child::wait_timeout (exit_fd {exit_fd}): {e}"));
+                assert!(
+                    status.is_some_and(|s| s.success()),
+                    "Child::wait_timeout (exit_fd {exit_fd}) gave up before the exit: {status:?}"
+                );
+            }
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            let sent = pest.join().unwrap();
+            assert!(sent > 20, "only {sent} signals were sent");
+            println!("{sent} interruptions");
+        },
+    );
+}
