@@ -53,19 +53,28 @@ fn a_failing_chdir_comes_before_a_search_that_finds_nothing() {
     assert_all(got, libc::ENOTDIR, "chdir to a file");
 }
 
-/// No candidate exists, and the child cannot join the process group asked for (group 1 is
-/// in another session): `setpgid`'s `EPERM` comes first.
+/// No candidate exists, and the child cannot join the process group asked for (the group of
+/// a session leader made for it, so certainly in another session; group 1 is not, where the
+/// test runs in pid 1's session, as in a container): `setpgid`'s `EPERM` comes first.
 #[test]
 fn a_failing_setpgid_comes_before_a_search_that_finds_nothing() {
+    let mut leader = Command::new("sleep")
+        .arg("30")
+        .setsid(true)
+        .spawn()
+        .expect("a session leader");
+    let other_session = leader.id() as libc::pid_t;
     let got = errnos(|| {
         let mut c = Command::new("spawnmatrix-no-such-program");
         c.env(
             "PATH",
             "/nonexistent-spawnmatrix-a:/nonexistent-spawnmatrix-b",
         )
-        .process_group(1);
+        .process_group(other_session);
         c
     });
+    leader.kill().expect("kill");
+    leader.wait().expect("wait");
     assert_all(got, libc::EPERM, "setpgid into another session's group");
 }
 
