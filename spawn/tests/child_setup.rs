@@ -150,6 +150,39 @@ fn rdev(fd: &OwnedFd) -> i64 {
     f.metadata().expect("fstat").rdev() as i64
 }
 
+/// The terminal is taken before the fd mapping runs, so it is the fd given even when the
+/// mapping then puts another file on that fd number in the child: here `/dev/null` lands on
+/// the tty's own number, and the child's controlling terminal is still the pty.
+#[rstest]
+#[case(Strategy::Auto)]
+#[case(Strategy::Fork)]
+#[case(Strategy::Clone3)]
+#[case(Strategy::CloneVfork)]
+fn the_terminal_is_taken_before_a_mapping_reuses_its_fd_number(#[case] strategy: Strategy) {
+    let (_master, slave) = pty();
+    let tty = rdev(&slave);
+    let number = slave.as_raw_fd();
+    let null = fs::File::open("/dev/null").expect("open");
+    let mut c = Command::new("sleep");
+    c.arg("30").controlling_terminal(slave).fd(number, null);
+    let Some(child) = spawn_or_skip(&mut c, strategy) else {
+        return;
+    };
+    let pid = child.id();
+    let f = stat_fields(pid);
+    let on_number = fs::read_link(format!("/proc/{pid}/fd/{number}"));
+    finish(child);
+    assert_eq!(
+        f[4], tty,
+        "{strategy}: the pty is not the child's controlling terminal"
+    );
+    assert_eq!(
+        on_number.expect("the mapped fd").to_str(),
+        Some("/dev/null"),
+        "{strategy}: the mapping did not put /dev/null on fd {number}"
+    );
+}
+
 #[rstest]
 #[case(Strategy::Auto)]
 #[case(Strategy::Fork)]
