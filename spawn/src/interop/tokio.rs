@@ -34,9 +34,9 @@ use super::async_adopt::{Adopted, Reactor};
 use crate::{Command, ExitNotifier, ExitStatus, Output};
 
 /// A child whose exit and stdio are awaited on the current tokio runtime. Made inside a
-/// runtime with I/O enabled (as tokio's own I/O types are; elsewhere an error). Its wait follows the runtime it
-/// runs in: a child made in one runtime can be waited for in another, after the first has
-/// shut down, as tokio's own can.
+/// runtime with I/O enabled (as tokio's own I/O types are; elsewhere an error). Its wait
+/// follows the runtime it runs in: a child made in one runtime can be waited for in
+/// another, after the first has shut down, as tokio's own can.
 #[derive(Debug)]
 pub struct Child {
     inner: crate::Child,
@@ -130,7 +130,8 @@ impl Child {
     /// become non-blocking tokio pipes. `Unsupported` where the platform has no pollable
     /// exit (see [`crate::Child::exit_notifier`]); outside a runtime, or in one built
     /// without I/O, an error where tokio's own types would panic. On any error the child is
-    /// killed and reaped before it returns, so nothing runs on unseen and no zombie is left.
+    /// killed before this returns and reaped by the reaper thread, so nothing runs on unseen,
+    /// no zombie is left and nothing blocks here.
     /// Without I/O, tokio's own panic is what says so (it has no public way to ask whether
     /// a runtime has I/O): it is caught, so the panic hook still sees it, and a build with
     /// `panic = "abort"` aborts as tokio's own types do.
