@@ -12,6 +12,7 @@
 //!   locking or panicking call (`child_side_code_allocates_and_panics_nowhere`), the Linux
 //!   child calls the kernel, never a libc wrapper (`the_linux_child_calls_the_kernel_directly`),
 //!   and commands write their files only through `atomic` (`outputs_go_through_atomic`).
+//! - The map's timing line names every test file that times a wait (`timed_tests_are_named`).
 //! - The module graph (`architecture/modgraph.rs`): `module_graph` prints, per crate, its
 //!   modules, cycles and upward imports by the layer tables below; the tool has no cycle and
 //!   no upward import (`the_tool_has_no_module_cycle`).
@@ -1105,4 +1106,71 @@ fn the_graph_finds_a_planted_cycle_and_an_upward_import() {
     let layers: Layers = &[("top", &["a"]), ("bottom", &["b", "c"])];
     let up: Vec<_> = modgraph::upward(layers, &edges);
     assert_eq!(up.len(), 3, "{up:?}");
+}
+
+/// The test files that time something (`elapsed()`), as the map names them: a file by its
+/// name, a file in a folder by the folder (`async_adapters/`).
+fn timed_test_files(base: &Path) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for dir in ["spawn/tests", "tests"] {
+        let dir = base.join(dir);
+        let mut stack = vec![dir.clone()];
+        while let Some(d) = stack.pop() {
+            for e in fs::read_dir(&d).into_iter().flatten().flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    stack.push(p);
+                    continue;
+                }
+                if p.extension().is_none_or(|x| x != "rs") || p.ends_with("architecture.rs") {
+                    continue;
+                }
+                if !code(&p).contains("elapsed()") {
+                    continue;
+                }
+                let rel = p.strip_prefix(&dir).expect("below its folder");
+                let mut parts = rel.components();
+                let first = parts.next().expect("one component");
+                let name = first.as_os_str().to_string_lossy().into_owned();
+                out.insert(if parts.next().is_some() {
+                    format!("{name}/")
+                } else {
+                    name
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The map's "Deliberately absent" line on timing names every test file that times a wait.
+fn unnamed_timed_tests(doc: &str, base: &Path) -> Vec<String> {
+    let line = doc
+        .split("\n- ")
+        .find(|p| p.starts_with("No performance assertions in tests"))
+        .unwrap_or("");
+    let named = spans(line);
+    timed_test_files(base)
+        .into_iter()
+        .filter(|f| !named.contains(f))
+        .collect()
+}
+
+#[test]
+fn timed_tests_are_named() {
+    let missing = unnamed_timed_tests(&architecture(), &root());
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md's 'No performance assertions in tests' line does not name {missing:?}, \
+         which time a wait (elapsed())"
+    );
+}
+
+#[test]
+fn an_unnamed_timed_test_is_found() {
+    let found = timed_test_files(&root());
+    println!("test files that time a wait: {found:?}");
+    assert!(found.contains("async_adapters/") && found.contains("lifecycle.rs"));
+    let doc = architecture().replace("`lifecycle.rs`,", "");
+    assert_eq!(unnamed_timed_tests(&doc, &root()), ["lifecycle.rs"]);
 }
