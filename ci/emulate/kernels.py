@@ -16,6 +16,12 @@ share with this machine's, and the per-kernel bench table.
   kernels.py bench REPORT...
       The bench table: per kernel, shared:auto's median over the floor's (ratios measured in
       the same run, at each parent size), as Markdown.
+  kernels.py table REPORT... [--check FILE]
+      docs/KERNELS.md: per kernel guest, what its stored report records (kernel package, page
+      size, accel, boot and run seconds, each test program's passed/failed/ignored, Auto's
+      choice, strace's verdict per strategy, the libc), then the bench table. Derived from the
+      reports alone, so the page cannot drift from them: --check FILE fails (exit 1) when FILE
+      differs from what the reports give.
 """
 
 import argparse
@@ -93,9 +99,15 @@ def compare(args):
 
 
 def bench(args):
+    print("\n".join(bench_lines(args.reports)))
+    return 0
+
+
+def bench_lines(reports):
+    lines = []
     rows = []
     sizes = set()
-    for path in args.reports:
+    for path in reports:
         r = json.loads(Path(path).read_text())
         perf = r.get("perf") or {}
         entries = perf.get("entries", [])
@@ -111,14 +123,83 @@ def bench(args):
     sizes = sorted(sizes)
     head = "| kernel | accel | floor | " + " | ".join(f"shared:auto / floor, {s} MiB" for s in sizes)
     head += " | " + " | ".join(f"raw fork / floor, {s} MiB" for s in sizes) + " |"
-    print(head)
-    print("|" + "---|" * (3 + 2 * len(sizes)))
+    lines.append(head)
+    lines.append("|" + "---|" * (3 + 2 * len(sizes)))
     for _, kernel, accel, floor, by in sorted(rows):
         def ratio(strategy, size):
             e = by.get(strategy, {}).get(size)
             return f"{e['ratio_to_floor']:.2f} ({e['median_us']:.0f} µs)" if e else "—"
         cells = [ratio("shared:auto", s) for s in sizes] + [ratio("raw:fork", s) for s in sizes]
-        print(f"| {kernel} | {accel} | {floor} | " + " | ".join(cells) + " |")
+        lines.append(f"| {kernel} | {accel} | {floor} | " + " | ".join(cells) + " |")
+    return lines
+
+
+PROGRAMS = ["spawn", "conformance", "lib-spawnmatrix_spawn", "mechanism", "kernel_releases", "pidfd"]
+STRATEGIES = ["auto", "posix_spawn", "clone3", "clone_vfork", "fork"]
+
+
+def table_text(reports):
+    loaded = sorted(((json.loads(Path(p).read_text()), p) for p in reports),
+                    key=lambda rp: release(rp[0]["platform"].get("kernel")) or (0,))
+    out = [
+        "# The kernel guests: what each stored run recorded",
+        "",
+        "Generated from the stored reports (`bash ci/emulate.sh --save ... linux-VER`, ci/README.md)",
+        "by `python3 ci/emulate/kernels.py table targets/reports/kernel-*-x86_64-linux-gnu.json`; do not edit:",
+        "`ci/checks/45-published.sh` fails when this page differs from them. Each guest ran this",
+        "machine's x86_64 build on the libc named below; only the kernel differs. Cells: passed /",
+        "failed (+ ignored) per test program, and seconds of wall time in the guest; a blank: not",
+        "run in that stored run. strace: tests/mechanism.rs's verdict, per strategy, on which",
+        "system call and flags made the child.",
+        "",
+        "| kernel | package | libc | accel | page | boot s | boot + run s | "
+        + " | ".join(PROGRAMS) + " | probe s | Auto | strace: " + ", ".join(STRATEGIES) + " |",
+        "|" + "---|" * (10 + len(PROGRAMS)),
+    ]
+    for r, _ in loaded:
+        g = r.get("guest", {})
+        progs = g.get("programs", {})
+
+        def counts(name):
+            p = progs.get(name)
+            if p is None:
+                return ""
+            extra = f" (+{p['ignored']})" if p.get("ignored") else ""
+            return f"{p['passed']} / {p['failed']}{extra}, {p['seconds']} s"
+        libc = r["platform"].get("libc", {})
+        mech = g.get("mechanism", {})
+        probe = progs.get("spawnmatrix-probe", {}).get("seconds", "")
+        out.append(
+            f"| {r['platform'].get('kernel')} | {g.get('kernel_package', '?')} | "
+            f"{libc.get('name', '?')} {libc.get('version', '')} | {g.get('accel', '?')} | "
+            f"{g.get('page_size', '?')} | {g.get('boot_seconds', '?')} | {g.get('boot_and_run_seconds', '?')} | "
+            + " | ".join(counts(n) for n in PROGRAMS)
+            + f" | {probe} | {r.get('auto_strategy', '?')} | "
+            + ", ".join(mech.get(s, "—") for s in STRATEGIES) + " |")
+    out += [
+        "",
+        "## The bench per kernel",
+        "",
+        "`spawnmatrix probe --bench 0,256M` in each guest: `shared:auto` and raw fork over the",
+        "floor (the fastest raw method), medians of the same run; the report's `perf.*` rows are",
+        "these ratios per kernel column (`spawnmatrix matrix targets/reports/kernel-*.json`). Under",
+        "TCG the emulator's cost is part of every figure; compare ratios, not microseconds.",
+        "",
+    ]
+    out += bench_lines([p for _, p in loaded])
+    return "\n".join(out) + "\n"
+
+
+def table(args):
+    text = table_text(args.reports)
+    if args.check is None:
+        sys.stdout.write(text)
+        return 0
+    if Path(args.check).read_text() != text:
+        print(f"kernels: {args.check} differs from what the reports give; regenerate it with "
+              f"python3 ci/emulate/kernels.py table targets/reports/kernel-*-x86_64-linux-gnu.json >{args.check}")
+        return 1
+    print(f"kernels: {args.check} matches {len(args.reports)} reports")
     return 0
 
 
@@ -131,8 +212,11 @@ def main():
     c.add_argument("--kernel-yaml", required=True)
     b = sub.add_parser("bench")
     b.add_argument("reports", nargs="+")
+    t = sub.add_parser("table")
+    t.add_argument("reports", nargs="+")
+    t.add_argument("--check", metavar="FILE")
     args = parser.parse_args()
-    return compare(args) if args.command == "compare" else bench(args)
+    return {"compare": compare, "bench": bench, "table": table}[args.command](args)
 
 
 if __name__ == "__main__":
