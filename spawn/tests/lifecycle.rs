@@ -272,3 +272,13 @@ fn into_pidfd_of_a_kill_on_drop_child_gives_a_live_process() {
     pidfd.kill().unwrap();
     assert_eq!(pidfd.wait().unwrap().signal(), Some(libc::SIGKILL));
 }
+
+/// `get_kill_on_drop` reads back what `kill_on_drop` set, default off (tokio's and
+/// async-process's `Command::get_kill_on_drop`).
+#[test]
+fn get_kill_on_drop_reads_back_the_setting() {
+    let mut c = Command::new("true");
+    assert!(!c.get_kill_on_drop());
+    assert!(c.kill_on_drop(true).get_kill_on_drop());
+    assert!(!c.kill_on_drop(false).get_kill_on_drop());
+}

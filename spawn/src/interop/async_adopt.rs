@@ -7,7 +7,7 @@ use std::io;
 use std::process::{ChildStderr, ChildStdin, ChildStdout};
 
 use super::async_thread::on_thread;
-use crate::{Child, Output};
+use crate::Child;
 
 /// A child taken over: the registered exit `E`, and the converted ends.
 pub(super) struct Adopted<E, I, O, R> {
@@ -72,15 +72,21 @@ impl<E, I, O, R> Reactor<E, I, O, R> {
         })
     }
 
-    /// `output`: through the reactor (`wait`), or on a thread where the child has no exit
-    /// notifier, so the program runs once and is reaped either way.
-    pub(super) async fn output<F>(&self, child: Child, wait: impl FnOnce(Adopted<E, I, O, R>) -> F) -> io::Result<Output>
+    /// `output` and `status`: through the reactor (`wait`), or with `blocking` on a thread
+    /// where the child has no exit notifier, so the program runs once and is reaped either way.
+    pub(super) async fn finish<T, F>(
+        &self,
+        child: Child,
+        wait: impl FnOnce(Adopted<E, I, O, R>) -> F,
+        blocking: impl FnOnce(Child) -> io::Result<T> + Send + 'static,
+    ) -> io::Result<T>
     where
-        F: std::future::Future<Output = io::Result<Output>>,
+        T: Send + 'static,
+        F: std::future::Future<Output = io::Result<T>>,
     {
         match self.adopt(child) {
             Ok(adopted) => wait(adopted).await,
-            Err(NotAdopted::Whole(child, _)) => on_thread(move || child.wait_with_output()).await,
+            Err(NotAdopted::Whole(child, _)) => on_thread(move || blocking(child)).await,
             Err(NotAdopted::GivenUp(e)) => Err(e),
         }
     }

@@ -31,7 +31,7 @@ use ::tokio::net::unix::pipe;
 use ::tokio::runtime::{self, Handle};
 
 use super::async_adopt::{Adopted, Reactor};
-use crate::{Command, ExitNotifier, ExitStatus, Output};
+use crate::{Command, ExitNotifier, ExitStatus, Output, Stdio};
 
 /// A child whose exit and stdio are awaited on the current tokio runtime. Made inside a
 /// runtime with I/O enabled (as tokio's own I/O types are; elsewhere an error). Its wait
@@ -139,9 +139,32 @@ impl Child {
         REACTOR.adopt_or_end(child).map(Child::from)
     }
 
-    /// The child's process id.
-    pub fn id(&self) -> u32 {
-        self.inner.id()
+    /// The child's process id while it has one: `None` once it has been waited for (its pid
+    /// may then be another process's), as tokio's `Child::id`. Also `None` for a child whose
+    /// pid was never known (see [`crate::Child::id`]).
+    pub fn id(&self) -> Option<u32> {
+        match self.inner.has_been_waited() {
+            true => None,
+            false => Some(self.inner.id()).filter(|&pid| pid != 0),
+        }
+    }
+
+    /// Sends `SIGKILL` without waiting for the exit, as tokio's `start_kill`: `Ok` and no
+    /// signal once the child has been waited for (see [`crate::Child::kill`]).
+    pub fn start_kill(&mut self) -> io::Result<()> {
+        self.inner.kill()
+    }
+
+    /// Sends `SIGKILL`, then waits for the exit and reaps it, as tokio's `kill`. `Ok` for a
+    /// child already waited for.
+    pub async fn kill(&mut self) -> io::Result<()> {
+        self.start_kill()?;
+        self.wait().await.map(drop)
+    }
+
+    /// The status if the child has ended, without waiting (it is then reaped).
+    pub fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
+        self.inner.try_wait()
     }
 
     /// The synchronous child (its `kill`, `try_wait`, `strategy`).
@@ -192,7 +215,45 @@ impl Child {
 pub async fn output(command: &mut Command) -> io::Result<Output> {
     reactor_present()?;
     let child = command.spawn_for_output()?;
-    REACTOR.output(child, |a| Child::from(a).wait_with_output()).await
+    REACTOR
+        .finish(child, |a| Child::from(a).wait_with_output(), crate::Child::wait_with_output)
+        .await
+}
+
+/// [`Command::status`] on the runtime (tokio's `Command::status`): the stdio inherited
+/// unless set, the exit awaited. Outside a runtime an error before anything is spawned;
+/// where the child has no exit notifier it is waited for on a thread of its own, as in
+/// [`output`].
+pub async fn status(command: &mut Command) -> io::Result<ExitStatus> {
+    current()?;
+    let child = command.spawn()?;
+    REACTOR
+        .finish(child, |a| async move { 
+            let mut child = Child::from(a);
+            child.wait().await
+         }, |mut c| c.wait())
+        .await
+}
+
+/// A piped end handed back as a blocking [`Stdio`] for the next child, as tokio's
+/// `TryInto<Stdio>` for its child pipes and async-process's `into_stdio`: the end leaves the
+/// reactor and its `O_NONBLOCK` is cleared (tokio's `into_blocking_fd`), so the next child
+/// gets the blocking pipe a program expects.
+pub trait IntoStdio {
+    /// This end as the next child's stdio.
+    fn into_stdio(self) -> io::Result<Stdio>;
+}
+
+impl IntoStdio for pipe::Sender {
+    fn into_stdio(self) -> io::Result<Stdio> {
+        self.into_blocking_fd().map(Stdio::from)
+    }
+}
+
+impl IntoStdio for pipe::Receiver {
+    fn into_stdio(self) -> io::Result<Stdio> {
+        self.into_blocking_fd().map(Stdio::from)
+    }
 }
 
 /// Everything `end` yields (nothing for no end).

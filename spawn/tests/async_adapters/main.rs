@@ -2,7 +2,8 @@
 //! block the executor, output read from both pipes together, and piped stdin; each under
 //! every strategy that runs here. Built and run by `ci/checks/25-downstream.sh`
 //! (`--features tokio,async-io`); without the features this suite is empty. One file per
-//! adapter; `support/` holds what they share.
+//! adapter; `peer_tokio.rs` and `peer_async_process.rs` restate the peers' own test suites,
+//! one test per upstream test (each file's doc maps them); `support/` holds what they share.
 
 #![cfg(any(feature = "tokio", feature = "async-io"))]
 
@@ -33,6 +34,10 @@ fn chatty() -> Command {
 mod on_async_io;
 #[cfg(feature = "tokio")]
 mod on_tokio;
+#[cfg(feature = "async-io")]
+mod peer_async_process;
+#[cfg(feature = "tokio")]
+mod peer_tokio;
 mod support;
 
 /// Drops a child taken over by `adopt_and_drop` (given a child that sleeps 1 s, then writes

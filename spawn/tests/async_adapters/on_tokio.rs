@@ -119,7 +119,7 @@ fn waits_in_a_second_runtime_after_the_first_shut_down() {
 /// A dropped child runs on and is reaped once it exits, as tokio's is.
 #[rstest]
 fn a_dropped_child_runs_on_and_is_reaped() {
-    dropped_child_runs_on_and_is_reaped(|c| run(async { Child::new(c).unwrap().id() }));
+    dropped_child_runs_on_and_is_reaped(|c| run(async { Child::new(c).unwrap().id().unwrap() }));
 }
 
 /// A runtime built without I/O.
@@ -184,4 +184,50 @@ fn a_wait_in_a_runtime_without_io_is_an_error() {
         spawnmatrix_spawn::os::unix::process::ExitStatusExt::signal(&status),
         Some(9)
     );
+}
+
+/// A piped stdout handed on with `into_stdio` reaches the next child as a blocking pipe
+/// (tokio's `into_blocking_fd`); the end taken out with `into_nonblocking_fd`, as a user
+/// would without `into_stdio`, shows the check can fail.
+#[rstest]
+fn into_stdio_hands_on_a_blocking_pipe() {
+    use spawnmatrix_spawn::tokio::IntoStdio;
+    let flags = |blocking: bool| {
+        run(async move {
+            let c = Command::new("echo")
+                .arg("handed on")
+                .stdout(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut first = Child::new(c).unwrap();
+            let end = first.stdout.take().unwrap();
+            let stdio = match blocking {
+                true => end.into_stdio().unwrap(),
+                false => Stdio::from(end.into_nonblocking_fd().unwrap()),
+            };
+            let next = super::support::next_childs_stdin_flags(stdio);
+            assert!(first.wait().await.unwrap().success());
+            next
+        })
+    };
+    let Some((on, text)) = flags(true) else {
+        return;
+    };
+    assert_eq!(
+        on & libc::O_NONBLOCK,
+        0,
+        "the next child's stdin is non-blocking"
+    );
+    assert_eq!(text, "handed on\n");
+    let (off, _) = flags(false).unwrap();
+    assert_ne!(off & libc::O_NONBLOCK, 0, "the check cannot see O_NONBLOCK");
+}
+
+/// `status` awaits the exit and gives its code, with the stdio inherited.
+#[rstest]
+fn status_gives_the_exit_code() {
+    let s = run(spawnmatrix_spawn::tokio::status(
+        Command::new("sh").args(["-c", "exit 4"]),
+    ));
+    assert_eq!(s.unwrap().code(), Some(4));
 }

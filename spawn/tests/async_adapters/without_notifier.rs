@@ -1,5 +1,5 @@
-//! Where the platform gives no exit notifier (no pidfd, no kqueue), `output()` still runs
-//! the program once and reaps it: no zombie, and never an error after the program ran.
+//! Where the platform gives no exit notifier (no pidfd, no kqueue), `output()` and `status()`
+//! still run the program once and reap it: no zombie, and never an error after it ran.
 
 use super::support::{children, isolated, Children};
 use spawnmatrix_spawn::Command;
@@ -83,4 +83,53 @@ fn async_io_output_without_a_notifier_runs_once_and_reaps() {
             check(r, &marker);
         },
     );
+}
+
+#[cfg(feature = "tokio")]
+#[test]
+fn tokio_status_without_a_notifier_runs_once_and_reaps() {
+    without_notifier(
+        "without_notifier::tokio_status_without_a_notifier_runs_once_and_reaps",
+        || {
+            let dir = tempfile::tempdir().unwrap();
+            let marker = dir.path().join("runs");
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_io()
+                .build()
+                .unwrap();
+            let mut c = counted(&marker);
+            c.stdout(spawnmatrix_spawn::Stdio::null());
+            let r = rt.block_on(spawnmatrix_spawn::tokio::status(&mut c));
+            check_status(r, &marker);
+        },
+    );
+}
+
+#[cfg(feature = "async-io")]
+#[test]
+fn async_io_status_without_a_notifier_runs_once_and_reaps() {
+    without_notifier(
+        "without_notifier::async_io_status_without_a_notifier_runs_once_and_reaps",
+        || {
+            let dir = tempfile::tempdir().unwrap();
+            let marker = dir.path().join("runs");
+            let mut c = counted(&marker);
+            c.stdout(spawnmatrix_spawn::Stdio::null());
+            let r = futures_lite::future::block_on(spawnmatrix_spawn::async_io::status(&mut c));
+            check_status(r, &marker);
+        },
+    );
+}
+
+/// What a run of `status` must leave: success, one run, no child.
+fn check_status(result: std::io::Result<spawnmatrix_spawn::ExitStatus>, marker: &std::path::Path) {
+    let runs = std::fs::read_to_string(marker).unwrap_or_default();
+    match result {
+        Ok(s) => {
+            assert!(s.success());
+            assert_eq!(runs, "run\n", "the program ran other than once");
+        }
+        Err(e) => assert_eq!(runs, "", "the program ran, then status failed: {e}"),
+    }
+    assert_eq!(children(), Children::None, "a child is left");
 }

@@ -125,6 +125,12 @@ impl Command {
         self
     }
 
+    /// Whether [`kill_on_drop`](Self::kill_on_drop) is set (tokio's and async-process's
+    /// `get_kill_on_drop`).
+    pub fn get_kill_on_drop(&self) -> bool {
+        self.req.kill_on_drop
+    }
+
     /// Whether the child will lead its own process group (`setsid`, a controlling
     /// terminal, or `process_group(0)`), so its pid is that group's id.
     pub(crate) fn leads_own_group(&self) -> bool {

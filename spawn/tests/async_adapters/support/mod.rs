@@ -4,6 +4,9 @@
 #[cfg(target_os = "linux")]
 pub mod refuse_pidfd;
 
+#[cfg(target_os = "linux")]
+#[path = "../../support/decoy.rs"]
+pub mod decoy;
 #[path = "../../support/isolated.rs"]
 mod isolated;
 #[path = "../../support/procs.rs"]
@@ -42,4 +45,26 @@ pub fn children() -> Children {
         0 => Children::Running,
         pid => Children::Zombie(pid),
     }
+}
+
+/// The open-file flags of the stdin a child gets from `stdin` (read by the child itself from
+/// `/proc/self/fdinfo/0`, in octal), and what it read from that stdin. `None`, with a
+/// printed reason, where there is no `/proc/self/fdinfo`.
+pub fn next_childs_stdin_flags(stdin: spawnmatrix_spawn::Stdio) -> Option<(libc::c_int, String)> {
+    if !std::path::Path::new("/proc/self/fdinfo/0").exists() {
+        println!("skipped: no /proc/self/fdinfo to read a child's stdin flags from");
+        return None;
+    }
+    let out = spawnmatrix_spawn::Command::new("sh")
+        .args(["-c", "grep '^flags:' /proc/self/fdinfo/0; cat"])
+        .stdin(stdin)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let (first, rest) = text.split_once('\n').unwrap();
+    let octal = first.strip_prefix("flags:").unwrap().trim();
+    Some((
+        libc::c_int::from_str_radix(octal, 8).unwrap(),
+        rest.to_string(),
+    ))
 }
