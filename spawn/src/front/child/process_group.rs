@@ -9,9 +9,20 @@ use std::io;
 
 use crate::platform::errno::check;
 
+/// Cygwin has no `waitid` (the libc crate declares none there): with no way to look at a
+/// child without reaping it, the group is never signalled, so an unrelated group is never hit.
+#[cfg(target_os = "cygwin")]
+fn peek(_pid: libc::pid_t, _extra: libc::c_int) -> io::Result<bool> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "killing a process group needs waitid(WNOWAIT), which Cygwin lacks",
+    ))
+}
+
 /// `waitid(P_PID, pid, WEXITED | extra | WNOWAIT)`, retried on `EINTR`: `Ok(true)` when it
 /// found the child exited (a zombie), `Ok(false)` when `WNOHANG` found it running, and
 /// `ECHILD` once it is no unreaped child of this process.
+#[cfg(not(target_os = "cygwin"))]
 fn peek(pid: libc::pid_t, extra: libc::c_int) -> io::Result<bool> {
     let id = libc::id_t::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ECHILD))?;
     loop {
