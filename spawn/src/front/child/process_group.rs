@@ -23,6 +23,8 @@ fn peek(_pid: libc::pid_t, _extra: libc::c_int) -> io::Result<bool> {
 /// found the child exited (a zombie), `Ok(false)` when `WNOHANG` found it running, and
 /// `ECHILD` once it is no unreaped child of this process.
 #[cfg(not(target_os = "cygwin"))]
+// id_t is wider than pid_t on FreeBSD (infallible there), the same width elsewhere.
+#[allow(clippy::unnecessary_fallible_conversions)]
 fn peek(pid: libc::pid_t, extra: libc::c_int) -> io::Result<bool> {
     let id = libc::id_t::try_from(pid).map_err(|_| io::Error::from_raw_os_error(libc::ECHILD))?;
     loop {
