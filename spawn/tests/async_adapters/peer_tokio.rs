@@ -206,12 +206,14 @@ fn a_child_ended_by_sigint_from_outside_is_seen_to_end() {
     // else the plain program. The signal goes once the child runs `sleep` (its
     // `/proc/<pid>/comm`): a SIGINT that reaches strace while it sets up leaves it hanging
     // (seen here), which is strace's, not a wait's, behaviour. Without /proc: no strace.
+    // portable-path: falls back to the plain program without /proc
     let strace = std::path::Path::new("/proc/self/comm").exists()
         && std::process::Command::new("strace")
             .arg("-V")
             .output()
             .is_ok_and(|o| o.status.success());
     if !strace {
+        // portable-path: a message
         println!("no strace (or no /proc): the plain program is signalled");
     }
     run(async move {
@@ -233,6 +235,7 @@ fn a_child_ended_by_sigint_from_outside_is_seen_to_end() {
                     let mut child = Child::new(c.spawn().unwrap()).unwrap();
                     let pid = child.id().unwrap() as libc::pid_t;
                     while strace
+                        // portable-path: read only when strace, which needs /proc, runs
                         && std::fs::read_to_string(format!("/proc/{pid}/comm"))
                             .is_ok_and(|c| c != "sleep\n")
                     {
@@ -342,8 +345,10 @@ fn a_child_dropped_without_kill_on_drop_runs_on() {
     run(async { drop(Child::new(c).unwrap()) });
     // SAFETY: signal 0 only checks; the child is unreaped (the reaper waits for its exit).
     assert_eq!(unsafe { libc::kill(pid, 0) }, 0);
+    // portable-path: a missing /proc is printed and skipped
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .map(|s| assert!(!s.rsplit(')').next().unwrap().trim_start().starts_with('Z')))
+        // portable-path: a message
         .unwrap_or_else(|e| println!("no /proc ({e}): the state letter is not checked"));
     drop(held);
     assert!(reaped_soon(pid), "left a zombie");

@@ -51,11 +51,14 @@ pub fn children() -> Children {
 /// `/proc/self/fdinfo/0`, in octal), and what it read from that stdin. `None`, with a
 /// printed reason, where there is no `/proc/self/fdinfo`.
 pub fn next_childs_stdin_flags(stdin: spawnmatrix_spawn::Stdio) -> Option<(libc::c_int, String)> {
+    // portable-path: checks whether the path exists and skips with a reason
     if !std::path::Path::new("/proc/self/fdinfo/0").exists() {
+        // portable-path: a message
         println!("skipped: no /proc/self/fdinfo to read a child's stdin flags from");
         return None;
     }
     let out = spawnmatrix_spawn::Command::new("sh")
+        // portable-path: run only once /proc/self/fdinfo/0 is seen to exist
         .args(["-c", "grep '^flags:' /proc/self/fdinfo/0; cat"])
         .stdin(stdin)
         .output()
