@@ -290,7 +290,6 @@ const SPAWNMATRIX_BASELINES: &[(&str, &str, &str, &str)] = &[
     ("ubuntu-20.04", "linux", "gnu", "2.31"),
     ("ubuntu-22.04", "linux", "gnu", "2.35"),
     ("ubuntu-24.04", "linux", "gnu", "2.39"),
-    ("rhel-8", "linux", "gnu", "2.28"),
     ("rhel-9", "linux", "gnu", "2.34"),
     ("amazon-linux-2", "linux", "gnu", "2.26"),
     ("amazon-linux-2023", "linux", "gnu", "2.34"),

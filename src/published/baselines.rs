@@ -8,13 +8,15 @@
 //!     title: manylinux2014 (CentOS 7)
 //!     family: linux-glibc         # a folder of targets/ with a platform.yaml
 //!     release: "2.17"             # in the family's own numbering (its `version_of`)
-//!     evidence: read              # run | read | definition | unread
+//!     evidence: read              # run | read | definition
 //!     cite: https://peps.python.org/pep-0600/#legacy-manylinux-tags
-//!     note: ...                   # optional; required when evidence is unread
+//!     note: ...                   # optional: what the cited source says
 //! ```
 //!
 //! `run` cites a stored report (`targets/reports/NAME.json`) that must exist; the others cite
-//! a URL or `owner/repo@COMMIT:path:LINE` ([`Citation`]).
+//! a URL or `owner/repo@COMMIT:path:LINE` ([`Citation`]). Every baseline cites the source it
+//! was read from: `evidence: unread` (a release taken from somewhere other than its cited
+//! source) is refused, so a baseline whose source cannot be read is left out of the file.
 
 use std::path::{Path, PathBuf};
 
@@ -38,7 +40,8 @@ pub enum BaselineEvidence {
     Read,
     /// The baseline is that release by definition (a deployment target).
     Definition,
-    /// The primary source could not be read; the note says where the number comes from.
+    /// The primary source could not be read. Refused by [`Baselines::parse`]: it is a variant
+    /// only so that the refusal names the line and says why, not "unknown variant".
     Unread,
 }
 
@@ -176,17 +179,18 @@ impl Baselines {
                     format!("{}: release {:?} is not a release number", b.id, b.release),
                 ));
             }
-            check_cite(b, targets).map_err(|m| error(path, at(Some("cite")), m))?;
-            if b.evidence == BaselineEvidence::Unread && b.note.is_none() {
+            if b.evidence == BaselineEvidence::Unread {
                 return Err(error(
                     path,
                     at(Some("evidence")),
                     format!(
-                        "{}: an unread source needs a note saying where the release comes from",
-                        b.id
+                        "{}: evidence unread is refused: every baseline cites the source it was \
+                         read from; read {} (or another primary source) or leave the baseline out",
+                        b.id, b.cite
                     ),
                 ));
             }
+            check_cite(b, targets).map_err(|m| error(path, at(Some("cite")), m))?;
         }
         Ok(Baselines {
             file: Some(path.to_path_buf()),
@@ -272,7 +276,8 @@ mod tests {
     #[case::bad_cite(GOOD.replace("https://peps.python.org/pep-0600/", "PEP 600"), 8, "not a citation")]
     #[case::missing_report(GOOD.replace("evidence: read", "evidence: run").replace("https://peps.python.org/pep-0600/", "targets/reports/b.json"), 8, "does not exist")]
     #[case::run_cites_a_url(GOOD.replace("evidence: read", "evidence: run"), 8, "cites a stored report")]
-    #[case::unread_without_note(GOOD.replace("evidence: read", "evidence: unread"), 7, "needs a note")]
+    #[case::unread(GOOD.replace("evidence: read", "evidence: unread"), 7, "evidence unread is refused")]
+    #[case::unread_with_a_note(GOOD.replace("evidence: read", "evidence: unread").replace("title: m", "title: m\n    note: secondary tables say so"), 8, "evidence unread is refused")]
     #[case::twice(format!("{GOOD}{}", GOOD.split_once("baselines:\n").unwrap().1), 9, "listed twice")]
     #[case::unknown_field(GOOD.replace("title: m", "title: m\n    glibc: x"), 5, "unknown field")]
     #[case::bad_evidence(GOOD.replace("evidence: read", "evidence: guessed"), 7, "unknown variant")]
