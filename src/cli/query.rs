@@ -314,16 +314,26 @@ fn baseline_text(s: &Summary, view: &BaselineView, id: &str, row: &SummaryRow, o
         || String::from("?"),
         |a| format!("{} {}", a.text, letters(&a.evidence)),
     );
+    // The line a maintainer reads first is whether the call will work at that release: a
+    // stub is "no: a stub, every call fails with ENOSYS", never the table's "yes · stub".
+    let verdict = match answer {
+        Some(a) if a.value == Availability::Yes => works(Some(&Value::Bool(true)), &a.states),
+        Some(a) if a.value == Availability::No => String::from("no"),
+        _ => String::from("unknown (nothing known at this release)"),
+    };
+    // Where states qualify the yes, the range reads "present", not "yes".
+    let why = match answer {
+        Some(a) if !a.states.is_empty() => why
+            .strip_prefix("yes ")
+            .map_or_else(|| why.to_string(), |rest| format!("present {rest}")),
+        _ => why.to_string(),
+    };
     let _ = writeln!(out, "{}", row.id);
-    let _ = writeln!(out, "  {} = {family} {}: {value}", b.title, b.release);
-    if let Some(a) = answer.filter(|a| a.value == Availability::Yes) {
-        let _ = writeln!(
-            out,
-            "    works? {}",
-            works(Some(&Value::Bool(true)), &a.states)
-        );
-    }
-    let _ = writeln!(out, "    {why} ({family} answer: {fam})");
+    let _ = writeln!(out, "  {} = {family} {}: {verdict}", b.title, b.release);
+    let _ = writeln!(
+        out,
+        "    baseline cell: {value}; {why} ({family} answer: {fam})"
+    );
     state_lines(answer.map_or(&[], |a| a.states.as_slice()), "    ", out);
 }
 
