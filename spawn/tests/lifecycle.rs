@@ -58,24 +58,43 @@ fn pid_line(out: &mut impl Read) -> libc::pid_t {
 
 // ---- kill_process_group ----
 
+/// A `true` that leads its own group (with a pidfd taken at spawn when `exit_fd`), and its
+/// pid.
+fn group_leader(exit_fd: bool) -> (spawnmatrix_spawn::Child, libc::pid_t) {
+    let child = Command::new("true")
+        .process_group(0)
+        .exit_fd(exit_fd)
+        .spawn()
+        .expect("spawn");
+    let pid = child.id() as libc::pid_t;
+    (child, pid)
+}
+
+/// Reaps our own child `pid` behind its `Child`'s back.
+fn reap_elsewhere(pid: libc::pid_t) {
+    // SAFETY: waits for a child of this process; the status is not wanted.
+    assert_eq!(unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) }, pid);
+}
+
+/// A refused group kill: `InvalidInput`, and `why` when it was not refused.
+fn assert_refused(r: std::io::Result<()>, why: &str) {
+    let e = r.expect_err(why);
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+}
+
 /// Once the leader is reaped its pid is free, and the group dies with its last member: a
 /// group kill then would reach whatever group takes that id next. It is refused, and a decoy
 /// leading a group on the reused id lives on.
 #[test]
 fn kill_process_group_after_the_wait_is_refused_and_spares_a_reused_group_id() {
     let _g = serial();
-    let mut child = Command::new("true")
-        .process_group(0)
-        .spawn()
-        .expect("spawn");
-    let pid = child.id() as libc::pid_t;
+    let (mut child, pid) = group_leader(false);
     assert!(child.wait().expect("wait").success());
     let decoy = group_decoy_at(pid);
     let r = child.kill_process_group();
     let spared = untouched(decoy);
     assert!(spared, "the group on the reused id was killed ({r:?})");
-    let e = r.expect_err("a group kill after the wait must be refused");
-    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+    assert_refused(r, "a group kill after the wait must be refused");
 }
 
 /// The leader is reaped by someone else (a `waitpid` by pid behind the `Child`'s back, as
@@ -87,20 +106,13 @@ fn kill_process_group_after_the_wait_is_refused_and_spares_a_reused_group_id() {
 #[test]
 fn kill_process_group_of_a_leader_reaped_elsewhere_is_refused() {
     let _g = serial();
-    let mut child = Command::new("true")
-        .process_group(0)
-        .exit_fd(cfg!(target_os = "linux"))
-        .spawn()
-        .expect("spawn");
-    let pid = child.id() as libc::pid_t;
-    // SAFETY: reaps our own child behind the Child's back.
-    assert_eq!(unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) }, pid);
+    let (mut child, pid) = group_leader(cfg!(target_os = "linux"));
+    reap_elsewhere(pid);
     let decoy = group_decoy_at(pid);
     let r = child.kill_process_group();
     let spared = untouched(decoy);
     assert!(spared, "the group on the reused id was killed ({r:?})");
-    let e = r.expect_err("the pid is no longer our child's");
-    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+    assert_refused(r, "the pid is no longer our child's");
 }
 
 /// The same without a pidfd (none asked for): whether the pid is still an unreaped child is
@@ -111,17 +123,12 @@ fn kill_process_group_of_a_leader_reaped_elsewhere_is_refused() {
 #[test]
 fn kill_process_group_of_a_leader_reaped_elsewhere_is_refused_without_a_pidfd() {
     let _g = serial();
-    let mut child = Command::new("true")
-        .process_group(0)
-        .spawn()
-        .expect("spawn");
-    let pid = child.id() as libc::pid_t;
-    // SAFETY: reaps our own child behind the Child's back.
-    assert_eq!(unsafe { libc::waitpid(pid, std::ptr::null_mut(), 0) }, pid);
-    let e = child
-        .kill_process_group()
-        .expect_err("the pid is no longer our child's");
-    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+    let (mut child, pid) = group_leader(false);
+    reap_elsewhere(pid);
+    assert_refused(
+        child.kill_process_group(),
+        "the pid is no longer our child's",
+    );
 }
 
 /// The clean-up path: the leader exits and leaves a straggler in its group.

@@ -46,8 +46,7 @@ mod support;
 fn dropped_child_runs_on_and_is_reaped(
     adopt_and_drop: impl FnOnce(spawnmatrix_spawn::Child) -> u32,
 ) {
-    let dir = tempfile::tempdir().unwrap();
-    let marker = dir.path().join("done");
+    let (_dir, marker) = support::marker("done");
     let c = Command::new("sh")
         .args(["-c", "sleep 1; echo done > \"$1\"", "sh"])
         .arg(&marker)

@@ -5,11 +5,7 @@ use spawnmatrix_spawn::tokio::{output, Child};
 use tokio::io::AsyncWriteExt;
 
 fn run<F: std::future::Future>(f: F) -> F::Output {
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .build()
-        .unwrap();
-    rt.block_on(f)
+    super::support::io_runtime().block_on(f)
 }
 
 #[rstest]
@@ -154,8 +150,7 @@ fn a_runtime_without_io_is_an_error_and_the_child_is_ended() {
 /// would leave a file, never ran.
 #[rstest]
 fn output_in_a_runtime_without_io_is_an_error_before_spawning() {
-    let dir = tempfile::tempdir().unwrap();
-    let marker = dir.path().join("ran");
+    let (_dir, marker) = super::support::marker("ran");
     let mut c = Command::new("sh");
     c.args(["-c", "echo ran > \"$1\"", "sh"]).arg(&marker);
     let e = without_io().block_on(output(&mut c)).unwrap_err();
@@ -210,17 +205,7 @@ fn into_stdio_hands_on_a_blocking_pipe() {
             next
         })
     };
-    let Some((on, text)) = flags(true) else {
-        return;
-    };
-    assert_eq!(
-        on & libc::O_NONBLOCK,
-        0,
-        "the next child's stdin is non-blocking"
-    );
-    assert_eq!(text, "handed on\n");
-    let (off, _) = flags(false).unwrap();
-    assert_ne!(off & libc::O_NONBLOCK, 0, "the check cannot see O_NONBLOCK");
+    super::support::assert_into_stdio_is_blocking(flags);
 }
 
 /// `status` awaits the exit and gives its code, with the stdio inherited.

@@ -285,12 +285,7 @@ fn the_exit_fd_is_the_process_id_names() {
         Ok(fd) => fd.as_raw_fd(),
         Err(e) => return println!("skipped: no pidfd here: {e}"),
     };
-    let info = match std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")) {
-        Ok(i) => i,
-        Err(e) => return println!("skipped: no /proc/self/fdinfo: {e}"),
-    };
-    let pid = info.lines().find_map(|l| l.strip_prefix("Pid:"));
-    assert_eq!(pid.map(str::trim), Some(id.to_string().as_str()), "{info}");
+    super::support::assert_pidfd_names(fd, id);
 }
 
 #[rstest]
@@ -322,17 +317,7 @@ fn into_stdio_feeds_the_next_child_a_blocking_pipe() {
         assert!(block_on(first.status()).unwrap().success());
         next
     };
-    let Some((on, text)) = flags(true) else {
-        return;
-    };
-    assert_eq!(
-        on & libc::O_NONBLOCK,
-        0,
-        "the next child's stdin is non-blocking"
-    );
-    assert_eq!(text, "handed on\n");
-    let (off, _) = flags(false).unwrap();
-    assert_ne!(off & libc::O_NONBLOCK, 0, "the check cannot see O_NONBLOCK");
+    super::support::assert_into_stdio_is_blocking(flags);
 }
 
 #[rstest]

@@ -42,11 +42,7 @@ use std::task::Poll;
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 
 fn run<F: Future>(f: F) -> F::Output {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .build()
-        .unwrap()
-        .block_on(f)
+    super::support::io_runtime().block_on(f)
 }
 
 /// A shell that ends when its stdin closes, spawned from `c` (`reader()` or a variant), and
@@ -110,8 +106,7 @@ fn a_child_that_exited_is_waited_for_in_a_second_runtime() {
 
 #[rstest]
 fn status_outside_a_runtime_is_an_error_and_spawns_nothing() {
-    let dir = tempfile::tempdir().unwrap();
-    let marker = dir.path().join("ran");
+    let (_dir, marker) = super::support::marker("ran");
     let mut c = Command::new("sh");
     c.args(["-c", "touch \"$1\"", "sh"]).arg(&marker);
     let e = futures_block_on(status(&mut c)).unwrap_err();
@@ -307,12 +302,7 @@ fn the_exit_fd_is_the_process_id_names() {
             Ok(fd) => fd.as_raw_fd(),
             Err(e) => return println!("skipped: no pidfd here: {e}"),
         };
-        let info = match std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")) {
-            Ok(i) => i,
-            Err(e) => return println!("skipped: no /proc/self/fdinfo: {e}"),
-        };
-        let pid = info.lines().find_map(|l| l.strip_prefix("Pid:"));
-        assert_eq!(pid.map(str::trim), Some(id.to_string().as_str()), "{info}");
+        super::support::assert_pidfd_names(fd, id);
         child.kill().await.unwrap();
     });
 }

@@ -1,7 +1,9 @@
 //! Where the platform gives no exit notifier (no pidfd, no kqueue), `output()` and `status()`
 //! still run the program once and reap it: no zombie, and never an error after it ran.
 
-use super::support::{children, isolated, Children};
+#[cfg(feature = "tokio")]
+use super::support::io_runtime;
+use super::support::{children, isolated, marker, Children};
 use spawnmatrix_spawn::Command;
 
 /// Runs `body` where this process has no exit notifier: in a re-executed copy with
@@ -57,12 +59,8 @@ fn tokio_output_without_a_notifier_runs_once_and_reaps() {
     without_notifier(
         "without_notifier::tokio_output_without_a_notifier_runs_once_and_reaps",
         || {
-            let dir = tempfile::tempdir().unwrap();
-            let marker = dir.path().join("runs");
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_io()
-                .build()
-                .unwrap();
+            let (_dir, marker) = marker("runs");
+            let rt = io_runtime();
             let r = rt.block_on(spawnmatrix_spawn::tokio::output(&mut counted(&marker)));
             check(r, &marker);
         },
@@ -75,8 +73,7 @@ fn async_io_output_without_a_notifier_runs_once_and_reaps() {
     without_notifier(
         "without_notifier::async_io_output_without_a_notifier_runs_once_and_reaps",
         || {
-            let dir = tempfile::tempdir().unwrap();
-            let marker = dir.path().join("runs");
+            let (_dir, marker) = marker("runs");
             let r = futures_lite::future::block_on(spawnmatrix_spawn::async_io::output(
                 &mut counted(&marker),
             ));
@@ -91,12 +88,8 @@ fn tokio_status_without_a_notifier_runs_once_and_reaps() {
     without_notifier(
         "without_notifier::tokio_status_without_a_notifier_runs_once_and_reaps",
         || {
-            let dir = tempfile::tempdir().unwrap();
-            let marker = dir.path().join("runs");
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_io()
-                .build()
-                .unwrap();
+            let (_dir, marker) = marker("runs");
+            let rt = io_runtime();
             let mut c = counted(&marker);
             c.stdout(spawnmatrix_spawn::Stdio::null());
             let r = rt.block_on(spawnmatrix_spawn::tokio::status(&mut c));
@@ -111,8 +104,7 @@ fn async_io_status_without_a_notifier_runs_once_and_reaps() {
     without_notifier(
         "without_notifier::async_io_status_without_a_notifier_runs_once_and_reaps",
         || {
-            let dir = tempfile::tempdir().unwrap();
-            let marker = dir.path().join("runs");
+            let (_dir, marker) = marker("runs");
             let mut c = counted(&marker);
             c.stdout(spawnmatrix_spawn::Stdio::null());
             let r = futures_lite::future::block_on(spawnmatrix_spawn::async_io::status(&mut c));

@@ -71,3 +71,50 @@ pub fn next_childs_stdin_flags(stdin: spawnmatrix_spawn::Stdio) -> Option<(libc:
         rest.to_string(),
     ))
 }
+
+/// A fresh temporary directory and the path of a file `name` in it, which a test program
+/// writes to show it ran. The directory lives as long as the returned guard.
+pub fn marker(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    (dir, path)
+}
+
+/// A current-thread tokio runtime with I/O, the one the adapter needs.
+#[cfg(feature = "tokio")]
+pub fn io_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .build()
+        .unwrap()
+}
+
+/// Checks that `fd`, a child's exit fd, is the pidfd of process `id` (its fdinfo `Pid:`).
+/// Skips, printing why, where there is no `/proc/self/fdinfo`.
+#[cfg(target_os = "linux")]
+pub fn assert_pidfd_names(fd: std::os::fd::RawFd, id: u32) {
+    let info = match std::fs::read_to_string(format!("/proc/self/fdinfo/{fd}")) {
+        Ok(i) => i,
+        Err(e) => return println!("skipped: no /proc/self/fdinfo: {e}"),
+    };
+    let pid = info.lines().find_map(|l| l.strip_prefix("Pid:"));
+    assert_eq!(pid.map(str::trim), Some(id.to_string().as_str()), "{info}");
+}
+
+/// The `into_stdio` check both adapters share. `flags(true)` hands a first child's piped
+/// stdout (which echoed `handed on`) to a next child through `into_stdio`, `flags(false)`
+/// through the raw non-blocking end; each gives what `next_childs_stdin_flags` read. The
+/// first must be blocking, the second not, which shows the check can see `O_NONBLOCK`.
+pub fn assert_into_stdio_is_blocking(flags: impl Fn(bool) -> Option<(libc::c_int, String)>) {
+    let Some((on, text)) = flags(true) else {
+        return;
+    };
+    assert_eq!(
+        on & libc::O_NONBLOCK,
+        0,
+        "the next child's stdin is non-blocking"
+    );
+    assert_eq!(text, "handed on\n");
+    let (off, _) = flags(false).unwrap();
+    assert_ne!(off & libc::O_NONBLOCK, 0, "the check cannot see O_NONBLOCK");
+}
