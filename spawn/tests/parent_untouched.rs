@@ -3,9 +3,10 @@
 //! the dumpable flag, the credentials and groups, the working directory, the umask, the
 //! core and open-files limits, the calling thread's signal mask, every signal disposition,
 //! the fd table (numbers, fd flags, status flags, which file), `errno`, the children (none left: no zombie),
-//! the session and group, the parent-death signal and the cgroup. The scenarios cover every
+//! the session and group, the parent-death signal, `no_new_privs` and the cgroup. The scenarios cover every
 //! child option, the last round's too (parent-death signal, terminal, foreground, cgroup,
-//! `retry_etxtbsy`, `kill_on_drop`, the group kill, `wait_timeout`, `from_std`).
+//! `retry_etxtbsy`, `kill_on_drop`, the group kill, `wait_timeout`, `from_std`) and
+//! `no_new_privs`.
 //!
 //! The cases run one at a time (`SERIAL`): the fd table and the dispositions are the whole
 //! process's, so no other test of this binary may open an fd or install a handler meanwhile.
@@ -56,6 +57,8 @@ struct ParentState {
     session: (libc::pid_t, libc::pid_t),
     /// The parent-death signal (Linux `PR_GET_PDEATHSIG`; elsewhere 0).
     pdeathsig: libc::c_int,
+    /// The calling thread's `no_new_privs` (Linux `PR_GET_NO_NEW_PRIVS`; elsewhere 0).
+    no_new_privs: libc::c_int,
     /// This process's cgroup (Linux `/proc/self/cgroup`; elsewhere empty).
     cgroup: String,
 }
@@ -69,6 +72,15 @@ fn pdeathsig() -> libc::c_int {
         unsafe { libc::prctl(libc::PR_GET_PDEATHSIG, std::ptr::addr_of_mut!(sig)) };
         sig
     }
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    0
+}
+
+/// The calling thread's `no_new_privs` flag.
+fn no_new_privs() -> libc::c_int {
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    // SAFETY: PR_GET_NO_NEW_PRIVS only reads the flag.
+    return unsafe { libc::prctl(libc::PR_GET_NO_NEW_PRIVS, 0, 0, 0, 0) };
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
     0
 }
@@ -258,6 +270,7 @@ impl ParentState {
             children,
             session,
             pdeathsig,
+            no_new_privs,
             cgroup
         )
     }
@@ -281,6 +294,7 @@ impl ParentState {
             // SAFETY: queries that cannot fail for this process.
             session: unsafe { (libc::getsid(0), libc::getpgrp()) },
             pdeathsig: pdeathsig(),
+            no_new_privs: no_new_privs(),
             cgroup: cgroup(),
         }
     }
@@ -365,6 +379,10 @@ enum Scenario {
     WaitTimeout,
     /// `Command::from_std` of a std `Command` with env, directory and stdio.
     FromStd,
+    /// `no_new_privs` (Linux, Android; clone3's `CLONE_NNP` where the kernel has it).
+    NoNewPrivs,
+    /// `no_new_privs`, then the `chdir` fails: the child had set it before it failed.
+    NoNewPrivsThenFail,
 }
 
 /// This process's cgroups (Linux `/proc/self/cgroup`).
@@ -558,6 +576,13 @@ fn build(
                 .controlling_terminal(slave);
             keep.push(Box::new(master));
         }
+        Scenario::NoNewPrivs => {
+            c.no_new_privs(true);
+        }
+        Scenario::NoNewPrivsThenFail => {
+            c.no_new_privs(true).current_dir("/nonexistent/dir");
+            want = Some(libc::ENOENT);
+        }
         Scenario::TerminalFails => {
             c.controlling_terminal(std::fs::File::open("/dev/null").expect("open"));
             want = Some(libc::ENOTTY);
@@ -643,8 +668,13 @@ fn run(scenario: Scenario, strategy: Strategy) -> libc::c_int {
         Err(e) if e.kind() == io::ErrorKind::Unsupported => {
             // Only clone3 starts a child in a cgroup, and Auto only where clone3 runs.
             let cgroup = matches!(scenario, Scenario::Cgroup | Scenario::CgroupFails);
+            // no_new_privs is Linux's and Android's only.
+            let nnp = matches!(
+                scenario,
+                Scenario::NoNewPrivs | Scenario::NoNewPrivsThenFail
+            ) && !cfg!(any(target_os = "linux", target_os = "android"));
             assert!(
-                cgroup || (strategy != Strategy::Auto && strategy != Strategy::Fork),
+                cgroup || nnp || (strategy != Strategy::Auto && strategy != Strategy::Fork),
                 "{strategy} {scenario:?}: {e}"
             );
         }
@@ -697,7 +727,9 @@ fn parent_is_untouched(
         Scenario::GroupKill,
         Scenario::GroupKillNow,
         Scenario::WaitTimeout,
-        Scenario::FromStd
+        Scenario::FromStd,
+        Scenario::NoNewPrivs,
+        Scenario::NoNewPrivsThenFail
     )]
     scenario: Scenario,
 ) {

@@ -79,6 +79,8 @@ pub(crate) struct ChildView {
     pub umask: Option<libc::mode_t>,
     /// The parent-death signal and the parent's pid, taken before the spawn.
     pub pdeathsig: Option<(libc::c_int, libc::pid_t)>,
+    /// Whether the child sets `no_new_privs` itself (false when the clone call did).
+    pub no_new_privs: bool,
     /// The fd plan; the child writes each move's `tmp`.
     pub moves: *mut FdMove,
     pub moves_len: usize,
@@ -152,6 +154,12 @@ pub(crate) unsafe fn run<C: IdCalls>(v: &ChildView) -> libc::c_int {
     }
     if let Some((sig, parent)) = v.pdeathsig {
         let e = sys::set_parent_death_signal(sig, parent);
+        if e != 0 {
+            return e;
+        }
+    }
+    if v.no_new_privs {
+        let e = sys::set_no_new_privs();
         if e != 0 {
             return e;
         }

@@ -45,6 +45,12 @@ fn try_exec(cmd: &mut Command) -> io::Result<Infallible> {
     if let Some(what) = p.platform_cannot() {
         return Err(io::Error::new(io::ErrorKind::Unsupported, what));
     }
+    if p.no_new_privs {
+        return Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "exec cannot set no_new_privs: it cannot be cleared again if the exec fails",
+        ));
+    }
     if p.cgroup.is_some() {
         return Err(io::Error::new(
             io::ErrorKind::Unsupported,

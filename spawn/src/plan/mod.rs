@@ -66,6 +66,11 @@ pub(crate) struct Prepared {
     /// The parent-death signal, and the pid the child's `getppid()` must still return
     /// after setting it (this process's, taken before the spawn).
     pub pdeathsig: Option<(libc::c_int, libc::pid_t)>,
+    /// Whether the child runs with `no_new_privs`.
+    pub no_new_privs: bool,
+    /// Whether the clone call itself sets `no_new_privs` (clone3's `CLONE_NNP`), so the
+    /// child does not: set by the clone3 strategy for its call only.
+    pub nnp_by_clone: bool,
     /// The terminal the child takes as its controlling one (`Command::controlling_terminal`).
     pub ctty: Option<RawFd>,
     /// The terminal whose foreground group becomes the child's (`Command::foreground`).
@@ -151,6 +156,8 @@ impl Prepared {
                 pre_exec_len: 0,
                 want_pidfd: cmd.create_pidfd || cmd.exit_fd,
                 pdeathsig,
+                no_new_privs: cmd.no_new_privs,
+                nnp_by_clone: false,
                 ctty: raw(&cmd.ctty),
                 foreground: raw(&cmd.foreground),
                 cgroup: raw(&cmd.cgroup),
@@ -180,6 +187,7 @@ impl Prepared {
             rlimits_len: self.rlimits.len(),
             umask: self.umask,
             pdeathsig: self.pdeathsig,
+            no_new_privs: self.no_new_privs && !self.nnp_by_clone,
             moves: self.fds.moves.as_mut_ptr(),
             moves_len: self.fds.moves.len(),
             high: self.fds.high,
@@ -223,6 +231,9 @@ impl Prepared {
     pub(crate) fn platform_cannot(&self) -> Option<&'static str> {
         if self.pdeathsig.is_some() && !crate::child_side::calls::HAS_PDEATHSIG {
             return Some("set a parent-death signal (only Linux, Android and FreeBSD have one)");
+        }
+        if self.no_new_privs && !crate::child_side::calls::HAS_NO_NEW_PRIVS {
+            return Some("set no_new_privs (only Linux and Android have it)");
         }
         if self.cgroup.is_some() && !cfg!(target_os = "linux") {
             return Some("start the child in a cgroup (clone3's CLONE_INTO_CGROUP is Linux-only)");

@@ -55,6 +55,8 @@ pub(crate) struct Request {
     /// The signal the child gets when the thread that spawned it ends
     /// (`Command::parent_death_signal`).
     pub pdeathsig: Option<libc::c_int>,
+    /// Whether the child runs with `no_new_privs` (`Command::no_new_privs`).
+    pub no_new_privs: bool,
     /// The terminal the child takes as its controlling terminal, after `setsid`
     /// (`Command::controlling_terminal`).
     pub ctty: Option<OwnedFd>,
@@ -94,6 +96,7 @@ impl Request {
             create_pidfd: false,
             exit_fd: false,
             pdeathsig: None,
+            no_new_privs: false,
             ctty: None,
             foreground: None,
             cgroup: None,

@@ -41,6 +41,14 @@ pub(crate) unsafe fn foreground_own_group(tty: RawFd) -> libc::c_int {
     zero_or_errno(libc::tcsetpgrp(tty, libc::getpgrp()))
 }
 
+/// No `no_new_privs` here (FreeBSD's `PROC_NO_NEW_PRIVS_CTL` is not wired up).
+pub(crate) const HAS_NO_NEW_PRIVS: bool = false;
+
+/// Never reached: `Prepared::platform_cannot` refuses `no_new_privs` here.
+pub(crate) unsafe fn set_no_new_privs() -> libc::c_int {
+    libc::ENOSYS
+}
+
 /// Whether this platform has a parent-death signal (FreeBSD's `procctl`; DragonFly's differs
 /// in number and is not declared here).
 pub(crate) const HAS_PDEATHSIG: bool = cfg!(target_os = "freebsd");

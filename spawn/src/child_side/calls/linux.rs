@@ -84,6 +84,22 @@ pub(crate) unsafe fn set_parent_death_signal(sig: libc::c_int, parent: libc::pid
     zero_or_errno(libc::syscall(libc::SYS_kill, me, sig))
 }
 
+/// `no_new_privs` exists here (Linux 3.5).
+pub(crate) const HAS_NO_NEW_PRIVS: bool = true;
+
+/// `prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)`: this process and what it execs can never gain
+/// privileges through `execve` (set-user-ID bits, file capabilities); it cannot be unset.
+pub(crate) unsafe fn set_no_new_privs() -> libc::c_int {
+    zero_or_errno(libc::syscall(
+        libc::SYS_prctl,
+        libc::PR_SET_NO_NEW_PRIVS as libc::c_ulong,
+        1 as libc::c_ulong,
+        0 as libc::c_ulong,
+        0 as libc::c_ulong,
+        0 as libc::c_ulong,
+    ))
+}
+
 /// `prlimit64(0, resource, new, NULL)`: the calling process's limit.
 pub(crate) unsafe fn set_rlimit(r: &crate::request::Rlimit) -> libc::c_int {
     let no_old: *mut u64 = std::ptr::null_mut();

@@ -149,6 +149,9 @@ impl Command {
         if let Some(sig) = self.req.pdeathsig {
             d.field("parent_death_signal", &sig);
         }
+        if self.req.no_new_privs {
+            d.field("no_new_privs", &true);
+        }
         if let Some(fd) = &self.req.ctty {
             d.field("controlling_terminal", fd);
         }

@@ -43,6 +43,40 @@ impl Command {
         self
     }
 
+    /// Whether the child runs with `no_new_privs` (Linux, Android): neither it nor anything it
+    /// execs can gain privileges through `execve`: set-user-ID and set-group-ID bits and file
+    /// capabilities are ignored, and the flag can never be cleared (prctl(2)). What
+    /// seccomp filters and `CLONE_PIDFD_AUTOKILL` ask for.
+    ///
+    /// Where clone3 knows `CLONE_NNP` (Linux 7.1; learned once with a clone3 call that
+    /// creates nothing), the `Clone3` strategy (and `Auto` when it picks clone3) sets it in
+    /// the clone call itself: the child has it from its first instruction. Elsewhere (older
+    /// kernels, `CloneVfork`, `Fork`) the child calls `prctl(PR_SET_NO_NEW_PRIVS, 1)` before
+    /// its working directory, fds and signals are set up and before `execve`: the same
+    /// guarantee for everything it execs, only not for the few system calls it makes before.
+    /// The flag only limits what `execve` grants, so changing ids (`CommandExt::uid`) works
+    /// as before.
+    ///
+    /// `posix_spawn` cannot express it (forced: `Unsupported`, `Auto` skips it); nor can
+    /// other platforms (every strategy: `Unsupported`), nor `CommandExt::exec` (a failed
+    /// exec could not clear it again: `Unsupported`). Which kernels have `CLONE_NNP`: the
+    /// `kernel.CLONE_NNP` row of the table (`docs/SUMMARY.md`).
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// let mut c = Command::new("true");
+    /// c.no_new_privs(true);
+    /// if cfg!(any(target_os = "linux", target_os = "android")) {
+    ///     assert!(c.status()?.success());
+    /// }
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn no_new_privs(&mut self, on: bool) -> &mut Command {
+        self.req.no_new_privs = on;
+        self
+    }
+
     /// Makes the terminal `tty` the child's controlling terminal: the child starts a new
     /// session (`setsid`, as with [`Command::setsid`]) and then `ioctl(tty, TIOCSCTTY, 0)`,
     /// before its process group, fds and everything else, so `tty` is the fd given here

@@ -6,7 +6,8 @@
 //! (older Docker/containerd, RHEL 8). Any of those is remembered as "refused": `Auto` goes on
 //! to `clone_vfork` from then on, and a forced `Clone3` is `Unsupported`. So is a clone3 that
 //! runs as a plain fork (an emulator's: the probe's sentinel never arrives). A pidfd is taken
-//! with `CLONE_PIDFD` in the same call.
+//! with `CLONE_PIDFD` in the same call, and `no_new_privs` with `CLONE_NNP` where the kernel
+//! knows it (Linux 7.1, `clone3_flags.rs`; the child's `prctl` otherwise).
 
 use std::ffi::c_void;
 use std::io;
@@ -19,6 +20,7 @@ use crate::strategies::learned::{Learned, Verdict};
 use crate::plan::Prepared;
 use crate::sys::linux_kernel::{
     CloneArgs, CLONE_ARGS_SIZE_VER0, CLONE_ARGS_SIZE_VER2, CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP,
+    CLONE_NNP,
 };
 
 const FLAGS: u64 = libc::CLONE_VM as u64 | libc::CLONE_VFORK as u64 | CLONE_CLEAR_SIGHAND;
@@ -42,14 +44,28 @@ pub(crate) fn clone3(p: &mut Prepared) -> io::Result<Option<Spawned>> {
         return Ok(None);
     }
     let cgroup = p.cgroup;
+    let extra = extra_flags(p.no_new_privs, super::clone3_flags::knows_nnp);
+    p.nnp_by_clone = extra & CLONE_NNP != 0;
     let r = parent::spawn(p, false, &LEARNED, |stack, arg, pidfd| {
-        call_with(stack, child_main, arg, pidfd, cgroup)
-    })?;
+        call_with(stack, child_main, arg, pidfd, cgroup, extra)
+    });
+    p.nnp_by_clone = false;
+    let r = r?;
     // With a cgroup, an error is about the cgroup (the probe has shown clone3 itself works):
     // EINVAL there is a kernel before 5.7 or a bad fd, and must not refuse clone3 for good.
-    match cgroup {
-        None => LEARNED.outcome(r, verdict),
-        Some(_) => LEARNED.outcome(r, |_| Verdict::Inconclusive),
+    // So with a 7.1 flag (the kernel said it knows it, but a filter may still differ).
+    match (cgroup, extra) {
+        (None, 0) => LEARNED.outcome(r, verdict),
+        _ => LEARNED.outcome(r, |_| Verdict::Inconclusive),
+    }
+}
+
+/// The 7.1 flags the call adds: `CLONE_NNP` for `no_new_privs` where `knows_nnp` says the
+/// kernel has it (asked only then).
+fn extra_flags(no_new_privs: bool, knows_nnp: impl FnOnce() -> bool) -> u64 {
+    match no_new_privs && knows_nnp() {
+        true => CLONE_NNP,
+        false => 0,
     }
 }
 
@@ -70,6 +86,7 @@ fn call_with(
     arg: *mut c_void,
     pidfd: *mut libc::c_int,
     cgroup: Option<libc::c_int>,
+    extra: u64,
 ) -> Result<libc::pid_t, libc::c_int> {
     let pidfd_flag = match pidfd.is_null() {
         true => 0,
@@ -81,7 +98,7 @@ fn call_with(
         Some(Err(_)) => return Err(libc::EBADF),
     };
     let args = CloneArgs {
-        flags: FLAGS | pidfd_flag | cgroup_flag,
+        flags: FLAGS | pidfd_flag | cgroup_flag | extra,
         cgroup: cgroup_fd,
         pidfd: pidfd as usize as u64,
         exit_signal: libc::SIGCHLD as u64,
@@ -101,7 +118,31 @@ fn call_with(
 /// and exits at once.
 fn probe() -> Verdict {
     parent::probe(
-        |stack, arg| call_with(stack, probe_main, arg, std::ptr::null_mut(), None),
+        |stack, arg| call_with(stack, probe_main, arg, std::ptr::null_mut(), None, 0),
         verdict,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use rstest::rstest;
+
+    use super::{extra_flags, CLONE_NNP};
+
+    #[rstest]
+    #[case::asked_and_known(true, true, CLONE_NNP)]
+    #[case::asked_not_known(true, false, 0)]
+    #[case::not_asked(false, true, 0)]
+    fn clone_nnp_is_passed_only_when_asked_and_known(
+        #[case] asked: bool,
+        #[case] known: bool,
+        #[case] want: u64,
+    ) {
+        assert_eq!(extra_flags(asked, || known), want);
+    }
+
+    #[test]
+    fn the_kernel_is_not_asked_without_no_new_privs() {
+        assert_eq!(extra_flags(false, || panic!("probed for nothing")), 0);
+    }
 }

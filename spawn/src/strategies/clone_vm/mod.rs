@@ -5,6 +5,7 @@
 //! folder elsewhere.
 
 mod clone3;
+mod clone3_flags;
 mod clone_vfork;
 mod parent;
 mod stack;

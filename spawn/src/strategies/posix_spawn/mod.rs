@@ -65,6 +65,9 @@ pub(crate) fn cannot_express(p: &Prepared) -> Option<&'static str> {
     if p.pdeathsig.is_some() {
         return Some("set a parent-death signal (posix_spawn has no attribute for it)");
     }
+    if p.no_new_privs {
+        return Some("set no_new_privs (posix_spawn has no attribute for it)");
+    }
     if p.ctty.is_some() {
         return Some("set a controlling terminal (posix_spawn has no TIOCSCTTY action)");
     }
