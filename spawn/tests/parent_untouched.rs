@@ -383,6 +383,9 @@ enum Scenario {
     NoNewPrivs,
     /// `no_new_privs`, then the `chdir` fails: the child had set it before it failed.
     NoNewPrivsThenFail,
+    /// `kill_on_parent_death` with `no_new_privs` (clone3's `CLONE_PIDFD_AUTOKILL` where the
+    /// kernel has it, `PR_SET_PDEATHSIG` elsewhere), dropped while it runs.
+    KillOnParentDeath,
 }
 
 /// This process's cgroups (Linux `/proc/self/cgroup`).
@@ -443,7 +446,7 @@ fn finish(scenario: Scenario, strategy: Strategy, mut child: spawnmatrix_spawn::
     use spawnmatrix_spawn::os::unix::process::ExitStatusExt as _;
     let ctx = format!("{strategy} {scenario:?}");
     match scenario {
-        Scenario::KillOnDrop => drop(child),
+        Scenario::KillOnDrop | Scenario::KillOnParentDeath => drop(child),
         Scenario::GroupKill => {
             let status = child.wait_then_kill_process_group().expect(&ctx);
             assert!(status.success(), "{ctx}: {status:?}");
@@ -579,6 +582,10 @@ fn build(
         Scenario::NoNewPrivs => {
             c.no_new_privs(true);
         }
+        Scenario::KillOnParentDeath => {
+            c = Command::new("sleep");
+            c.arg("5").no_new_privs(true).kill_on_parent_death(true);
+        }
         Scenario::NoNewPrivsThenFail => {
             c.no_new_privs(true).current_dir("/nonexistent/dir");
             want = Some(libc::ENOENT);
@@ -671,7 +678,7 @@ fn run(scenario: Scenario, strategy: Strategy) -> libc::c_int {
             // no_new_privs is Linux's and Android's only.
             let nnp = matches!(
                 scenario,
-                Scenario::NoNewPrivs | Scenario::NoNewPrivsThenFail
+                Scenario::NoNewPrivs | Scenario::NoNewPrivsThenFail | Scenario::KillOnParentDeath
             ) && !cfg!(any(target_os = "linux", target_os = "android"));
             assert!(
                 cgroup || nnp || (strategy != Strategy::Auto && strategy != Strategy::Fork),
@@ -729,7 +736,8 @@ fn parent_is_untouched(
         Scenario::WaitTimeout,
         Scenario::FromStd,
         Scenario::NoNewPrivs,
-        Scenario::NoNewPrivsThenFail
+        Scenario::NoNewPrivsThenFail,
+        Scenario::KillOnParentDeath
     )]
     scenario: Scenario,
 ) {
@@ -763,7 +771,7 @@ fn parent_is_untouched(
     // and closes its fds: the state comes back within moments, never to stay changed.
     let settle = std::time::Instant::now() + std::time::Duration::from_secs(10);
     while !changed.is_empty()
-        && matches!(scenario, Scenario::KillOnDrop)
+        && matches!(scenario, Scenario::KillOnDrop | Scenario::KillOnParentDeath)
         && std::time::Instant::now() < settle
     {
         std::thread::sleep(std::time::Duration::from_millis(10));

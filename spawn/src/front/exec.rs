@@ -45,6 +45,12 @@ fn try_exec(cmd: &mut Command) -> io::Result<Infallible> {
     if let Some(what) = p.platform_cannot() {
         return Err(io::Error::new(io::ErrorKind::Unsupported, what));
     }
+    if p.kill_on_parent_death.is_some() {
+        return Err(io::Error::new(
+            io::ErrorKind::Unsupported,
+            "exec cannot kill on parent death: it makes no child (parent_death_signal can)",
+        ));
+    }
     if p.no_new_privs {
         return Err(io::Error::new(
             io::ErrorKind::Unsupported,

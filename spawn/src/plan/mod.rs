@@ -71,6 +71,16 @@ pub(crate) struct Prepared {
     /// Whether the clone call itself sets `no_new_privs` (clone3's `CLONE_NNP`), so the
     /// child does not: set by the clone3 strategy for its call only.
     pub nnp_by_clone: bool,
+    /// `Command::kill_on_parent_death`: the parent-death signal (`SIGKILL`, this process's
+    /// pid) the child sets unless the clone call made it `CLONE_PIDFD_AUTOKILL`.
+    pub kill_on_parent_death: Option<(libc::c_int, libc::pid_t)>,
+    /// Whether clone3 may make it `CLONE_PIDFD_AUTOKILL`: the child runs with
+    /// `no_new_privs` (which the kernel demands without `CAP_SYS_ADMIN`) and its pidfd is
+    /// not handed out (the `Child` owns the only one, whose drop kills it).
+    pub autokill_allowed: bool,
+    /// Whether the clone call made it `CLONE_PIDFD_AUTOKILL` (so the child sets no signal):
+    /// set by the clone3 strategy for its call only.
+    pub autokill_by_clone: bool,
     /// The terminal the child takes as its controlling one (`Command::controlling_terminal`).
     pub ctty: Option<RawFd>,
     /// The terminal whose foreground group becomes the child's (`Command::foreground`).
@@ -121,6 +131,11 @@ impl Prepared {
             }
             None => None,
         };
+        let kill_on_parent_death = match cmd.kill_on_parent_death {
+            // SAFETY: getpid cannot fail.
+            true => Some((libc::SIGKILL, unsafe { libc::getpid() })),
+            false => None,
+        };
         let raw = |fd: &Option<OwnedFd>| fd.as_ref().map(|f| f.as_raw_fd());
         for fd in [&cmd.ctty, &cmd.foreground, &cmd.cgroup].into_iter().flatten() {
             set_cloexec(fd.as_raw_fd())?;
@@ -154,10 +169,13 @@ impl Prepared {
                 ids: cmd.ids.clone(),
                 pre_exec: std::ptr::null_mut(),
                 pre_exec_len: 0,
-                want_pidfd: cmd.create_pidfd || cmd.exit_fd,
+                want_pidfd: cmd.create_pidfd || cmd.exit_fd || cmd.kill_on_parent_death,
                 pdeathsig,
                 no_new_privs: cmd.no_new_privs,
                 nnp_by_clone: false,
+                kill_on_parent_death,
+                autokill_allowed: cmd.kill_on_parent_death && cmd.no_new_privs && !cmd.create_pidfd,
+                autokill_by_clone: false,
                 ctty: raw(&cmd.ctty),
                 foreground: raw(&cmd.foreground),
                 cgroup: raw(&cmd.cgroup),
@@ -186,7 +204,10 @@ impl Prepared {
             rlimits: self.rlimits.as_ptr(),
             rlimits_len: self.rlimits.len(),
             umask: self.umask,
-            pdeathsig: self.pdeathsig,
+            pdeathsig: match self.autokill_by_clone {
+                true => self.pdeathsig,
+                false => self.pdeathsig.or(self.kill_on_parent_death),
+            },
             no_new_privs: self.no_new_privs && !self.nnp_by_clone,
             moves: self.fds.moves.as_mut_ptr(),
             moves_len: self.fds.moves.len(),
@@ -229,7 +250,8 @@ impl Prepared {
 
     /// Why no strategy on this platform can run this request, if so.
     pub(crate) fn platform_cannot(&self) -> Option<&'static str> {
-        if self.pdeathsig.is_some() && !crate::child_side::calls::HAS_PDEATHSIG {
+        let pdeathsig = self.pdeathsig.is_some() || self.kill_on_parent_death.is_some();
+        if pdeathsig && !crate::child_side::calls::HAS_PDEATHSIG {
             return Some("set a parent-death signal (only Linux, Android and FreeBSD have one)");
         }
         if self.no_new_privs && !crate::child_side::calls::HAS_NO_NEW_PRIVS {

@@ -57,6 +57,8 @@ pub(crate) struct Request {
     pub pdeathsig: Option<libc::c_int>,
     /// Whether the child runs with `no_new_privs` (`Command::no_new_privs`).
     pub no_new_privs: bool,
+    /// Whether the child is killed when this process ends (`Command::kill_on_parent_death`).
+    pub kill_on_parent_death: bool,
     /// The terminal the child takes as its controlling terminal, after `setsid`
     /// (`Command::controlling_terminal`).
     pub ctty: Option<OwnedFd>,
@@ -97,6 +99,7 @@ impl Request {
             exit_fd: false,
             pdeathsig: None,
             no_new_privs: false,
+            kill_on_parent_death: false,
             ctty: None,
             foreground: None,
             cgroup: None,

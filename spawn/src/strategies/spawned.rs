@@ -11,6 +11,9 @@ use crate::request::{Strategy, UnsupportedError};
 pub(crate) struct Spawned {
     pub pid: libc::pid_t,
     pub pidfd: Option<io::Result<OwnedFd>>,
+    /// The kernel reaps it (clone3's `CLONE_AUTOREAP`): no `waitpid` finds it; its status
+    /// is read from its pidfd (`PIDFD_INFO_EXIT`).
+    pub autoreaped: bool,
 }
 
 /// The error for a forced strategy that cannot do `what`.

@@ -62,6 +62,9 @@ pub struct Child {
     reap_on_drop: bool,
     /// Whether the child leads its own process group (so its pid is the group's id).
     own_group: bool,
+    /// Whether the kernel reaps the child (`CLONE_AUTOREAP`, for `kill_on_parent_death`):
+    /// no `waitpid` finds it; its pidfd says when it exited and with what status.
+    autoreaped: bool,
     /// The parent's end of the child's stdin, if piped.
     pub stdin: Option<ChildStdin>,
     /// The parent's end of the child's stdout, if piped.
@@ -94,6 +97,7 @@ impl Child {
             kill_on_drop: false,
             reap_on_drop: false,
             own_group: false,
+            autoreaped: false,
             stdin: ends.stdin.map(ChildStdin::from),
             stdout: ends.stdout.map(ChildStdout::from),
             stderr: ends.stderr.map(ChildStderr::from),
@@ -107,6 +111,11 @@ impl Child {
     #[cfg_attr(not(any(feature = "tokio", feature = "async-io")), allow(dead_code))]
     pub(crate) fn reap_on_drop(&mut self, on: bool) {
         self.reap_on_drop = on;
+    }
+
+    /// The kernel reaps this child (the spawn used `CLONE_AUTOREAP`).
+    pub(crate) fn set_autoreaped(&mut self) {
+        self.autoreaped = true;
     }
 
     /// What the command said about the child's end and group.
@@ -293,6 +302,7 @@ impl Child {
             return Ok(*s);
         }
         let s = match self.pid {
+            _ if self.autoreaped => self.wait_autoreaped(false)?,
             0 => self.wait_without_pid(false)?,
             pid => wait_pid(pid, 0)?,
         };
@@ -318,12 +328,39 @@ impl Child {
         }
     }
 
+    /// For a child the kernel reaps (`CLONE_AUTOREAP`): its pidfd polls readable once it has
+    /// exited, and then holds its status (`PIDFD_INFO_EXIT`, 6.15, older than the flag).
+    fn wait_autoreaped(&self, nohang: bool) -> io::Result<Option<ExitStatus>> {
+        let Some(Ok(pidfd)) = &self.pidfd else {
+            return Err(io::Error::from_raw_os_error(libc::ECHILD));
+        };
+        let mut p = libc::pollfd {
+            fd: pidfd.as_fd().as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        loop {
+            // SAFETY: one valid pollfd.
+            match unsafe { libc::poll(&mut p, 1, if nohang { 0 } else { -1 }) } {
+                -1 if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted => {}
+                -1 => return Err(io::Error::last_os_error()),
+                0 => return Ok(None),
+                _ => break,
+            }
+        }
+        let status = pidfd.exit_status();
+        status
+            .map(Some)
+            .ok_or_else(|| io::Error::from_raw_os_error(libc::ECHILD))
+    }
+
     /// The status if the child has ended, without blocking.
     pub fn try_wait(&mut self) -> io::Result<Option<ExitStatus>> {
         if let Some(s) = self.status.get() {
             return Ok(Some(*s));
         }
         let s = match self.pid {
+            _ if self.autoreaped => self.wait_autoreaped(true)?,
             0 => self.wait_without_pid(true)?,
             pid => wait_pid(pid, libc::WNOHANG)?,
         };
@@ -439,6 +476,9 @@ impl Drop for Child {
         if self.kill_on_drop {
             // Failure (ESRCH: already ended; EPERM) leaves the reap to do either way.
             let _ = self.kill();
+        }
+        if self.autoreaped {
+            return; // The kernel reaps it.
         }
         if matches!(self.try_wait(), Ok(Some(_))) {
             return;

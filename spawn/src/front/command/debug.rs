@@ -149,6 +149,9 @@ impl Command {
         if let Some(sig) = self.req.pdeathsig {
             d.field("parent_death_signal", &sig);
         }
+        if self.req.kill_on_parent_death {
+            d.field("kill_on_parent_death", &true);
+        }
         if self.req.no_new_privs {
             d.field("no_new_privs", &true);
         }

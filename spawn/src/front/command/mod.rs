@@ -401,7 +401,11 @@ impl Command {
             spawned.pidfd,
             self.req.create_pidfd,
         );
-        child.set_lifecycle(self.req.kill_on_drop, self.leads_own_group());
+        let kill_on_drop = self.req.kill_on_drop || self.req.kill_on_parent_death;
+        child.set_lifecycle(kill_on_drop, self.leads_own_group());
+        if spawned.autoreaped {
+            child.set_autoreaped();
+        }
         Ok(child)
     }
 }

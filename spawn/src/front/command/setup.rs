@@ -43,6 +43,48 @@ impl Command {
         self
     }
 
+    /// Whether the child is killed (`SIGKILL`) when this process ends, however it ends
+    /// (`SIGKILL` included), and when its [`Child`](crate::Child) is dropped unwaited (this
+    /// implies [`kill_on_drop`](Self::kill_on_drop)).
+    ///
+    /// The mechanism, and what each guarantees:
+    /// - **`CLONE_PIDFD_AUTOKILL`** (Linux 7.1), taken by the `Clone3` strategy (and `Auto`
+    ///   when it picks clone3) when the command also sets [`no_new_privs`](Self::no_new_privs)
+    ///   (the kernel refuses the flag without it unless the caller has `CAP_SYS_ADMIN`), does
+    ///   not ask for [`create_pidfd`](crate::os::linux::process::CommandExt::create_pidfd),
+    ///   and a clone3 call that creates nothing shows that the kernel knows the flags. The
+    ///   kernel kills the child when the pidfd clone3 returned is closed, which the `Child`
+    ///   owns: its drop, or this process's end. It is the *process* that counts, not the
+    ///   thread that spawned the child, and the kernel keeps it across every `execve` of the
+    ///   child. The child is created with `CLONE_AUTOREAP` too (the kernel demands it): no
+    ///   zombie, and `wait` reads the status from the pidfd (`PIDFD_INFO_EXIT`).
+    /// - **Otherwise `PR_SET_PDEATHSIG` with `SIGKILL`** (Linux, Android; FreeBSD's
+    ///   `PROC_PDEATHSIG_CTL`), as [`parent_death_signal`](Self::parent_death_signal) sets it,
+    ///   with its race check. Weaker: on Linux it fires when the *thread* that spawned the
+    ///   child ends, even while the process runs on, and the kernel clears it when the child
+    ///   execs a set-user-ID or set-group-ID program or one with file capabilities (unless
+    ///   `no_new_privs` keeps that exec from gaining anything), or changes its credentials.
+    ///
+    /// `posix_spawn` cannot express it (forced: `Unsupported`, `Auto` skips it); nor can
+    /// platforms without a parent-death signal, nor `CommandExt::exec` (`Unsupported`). An
+    /// explicit `parent_death_signal` is set as well. Which kernels have the flag: the
+    /// `kernel.CLONE_PIDFD_AUTOKILL` row of the table (`docs/SUMMARY.md`).
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// let mut c = Command::new("true");
+    /// c.no_new_privs(true).kill_on_parent_death(true);
+    /// if cfg!(any(target_os = "linux", target_os = "android", target_os = "freebsd")) {
+    ///     assert!(c.status()?.success());
+    /// }
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn kill_on_parent_death(&mut self, on: bool) -> &mut Command {
+        self.req.kill_on_parent_death = on;
+        self
+    }
+
     /// Whether the child runs with `no_new_privs` (Linux, Android): neither it nor anything it
     /// execs can gain privileges through `execve`: set-user-ID and set-group-ID bits and file
     /// capabilities are ignored, and the flag can never be cleared (prctl(2)). What

@@ -7,7 +7,10 @@
 //! to `clone_vfork` from then on, and a forced `Clone3` is `Unsupported`. So is a clone3 that
 //! runs as a plain fork (an emulator's: the probe's sentinel never arrives). A pidfd is taken
 //! with `CLONE_PIDFD` in the same call, and `no_new_privs` with `CLONE_NNP` where the kernel
-//! knows it (Linux 7.1, `clone3_flags.rs`; the child's `prctl` otherwise).
+//! knows it (Linux 7.1, `clone3_flags.rs`; the child's `prctl` otherwise). A
+//! `kill_on_parent_death` child with `no_new_privs` becomes
+//! `CLONE_PIDFD_AUTOKILL|CLONE_AUTOREAP|CLONE_NNP` with no exit signal where the kernel knows
+//! those (7.1): SIGKILLed by the kernel when its pidfd (the `Child`'s) is closed.
 
 use std::ffi::c_void;
 use std::io;
@@ -20,7 +23,7 @@ use crate::strategies::learned::{Learned, Verdict};
 use crate::plan::Prepared;
 use crate::sys::linux_kernel::{
     CloneArgs, CLONE_ARGS_SIZE_VER0, CLONE_ARGS_SIZE_VER2, CLONE_CLEAR_SIGHAND, CLONE_INTO_CGROUP,
-    CLONE_NNP,
+    CLONE_AUTOREAP, CLONE_NNP, CLONE_PIDFD_AUTOKILL,
 };
 
 const FLAGS: u64 = libc::CLONE_VM as u64 | libc::CLONE_VFORK as u64 | CLONE_CLEAR_SIGHAND;
@@ -44,13 +47,24 @@ pub(crate) fn clone3(p: &mut Prepared) -> io::Result<Option<Spawned>> {
         return Ok(None);
     }
     let cgroup = p.cgroup;
-    let extra = extra_flags(p.no_new_privs, super::clone3_flags::knows_nnp);
+    let autokill = p.autokill_allowed && p.want_pidfd && super::clone3_flags::knows_autokill();
+    let extra = match autokill {
+        true => CLONE_PIDFD_AUTOKILL | CLONE_AUTOREAP | CLONE_NNP,
+        false => extra_flags(p.no_new_privs, super::clone3_flags::knows_nnp),
+    };
     p.nnp_by_clone = extra & CLONE_NNP != 0;
+    p.autokill_by_clone = autokill;
     let r = parent::spawn(p, false, &LEARNED, |stack, arg, pidfd| {
         call_with(stack, child_main, arg, pidfd, cgroup, extra)
     });
     p.nnp_by_clone = false;
-    let r = r?;
+    p.autokill_by_clone = false;
+    let r = r.map(|r| {
+        r.map(|s| Spawned {
+            autoreaped: extra & CLONE_AUTOREAP != 0,
+            ..s
+        })
+    })?;
     // With a cgroup, an error is about the cgroup (the probe has shown clone3 itself works):
     // EINVAL there is a kernel before 5.7 or a bad fd, and must not refuse clone3 for good.
     // So with a 7.1 flag (the kernel said it knows it, but a filter may still differ).
@@ -101,7 +115,11 @@ fn call_with(
         flags: FLAGS | pidfd_flag | cgroup_flag | extra,
         cgroup: cgroup_fd,
         pidfd: pidfd as usize as u64,
-        exit_signal: libc::SIGCHLD as u64,
+        // CLONE_AUTOREAP demands no exit signal: nobody waits for the child.
+        exit_signal: match extra & CLONE_AUTOREAP {
+            0 => libc::SIGCHLD as u64,
+            _ => 0,
+        },
         stack: stack.base() as u64,
         stack_size: stack.len() as u64,
         ..CloneArgs::default()

@@ -75,7 +75,7 @@ pub(crate) fn spawn(
         return Err(reap_failed(pid, err));
     }
     match restored {
-        Ok(()) => Ok(Ok(Spawned { pid, pidfd })),
+        Ok(()) => Ok(Ok(Spawned { pid, pidfd, autoreaped: false })),
         // The child runs, but this thread's mask is wrong: report that, leaving no child.
         Err(e) => Err(abandon(pid, e)),
     }

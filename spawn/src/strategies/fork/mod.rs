@@ -61,7 +61,7 @@ pub(crate) fn spawn(p: &mut Prepared) -> io::Result<Spawned> {
         false => p.want_pidfd.then(|| Err(pidfd::unsupported())),
     };
     match (read_errno(read_end), restored) {
-        (Ok(None), Ok(())) => Ok(Spawned { pid, pidfd }),
+        (Ok(None), Ok(())) => Ok(Spawned { pid, pidfd, autoreaped: false }),
         (Ok(Some(errno)), _) => Err(reap_failed(pid, errno)),
         (Err(e), _) | (Ok(None), Err(e)) => Err(abandon(pid, e)),
     }

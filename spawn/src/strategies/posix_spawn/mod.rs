@@ -68,6 +68,9 @@ pub(crate) fn cannot_express(p: &Prepared) -> Option<&'static str> {
     if p.no_new_privs {
         return Some("set no_new_privs (posix_spawn has no attribute for it)");
     }
+    if p.kill_on_parent_death.is_some() {
+        return Some("kill the child when its parent dies (posix_spawn has no attribute for it)");
+    }
     if p.ctty.is_some() {
         return Some("set a controlling terminal (posix_spawn has no TIOCSCTTY action)");
     }
@@ -143,6 +146,7 @@ pub(crate) fn spawn(p: &mut Prepared) -> io::Result<Spawned> {
                 None => Spawned {
                     pid,
                     pidfd: p.want_pidfd.then(|| Err(pidfd::unsupported())),
+                    autoreaped: false,
                 },
                 Some(_) => spawned_with_pidfd(raw_pidfd)?,
             });
@@ -184,6 +188,7 @@ fn spawned_from(fd: OwnedFd, found: io::Result<pidfd::Identity>) -> io::Result<S
     Ok(Spawned {
         pid,
         pidfd: Some(Ok(fd)),
+        autoreaped: false,
     })
 }
 
