@@ -81,6 +81,8 @@ pub(crate) struct Prepared {
     /// Whether the clone call made it `CLONE_PIDFD_AUTOKILL` (so the child sets no signal):
     /// set by the clone3 strategy for its call only.
     pub autokill_by_clone: bool,
+    /// Whether clone3 may make the child `CLONE_AUTOREAP` (`Command::spawn_detached`).
+    pub autoreap_allowed: bool,
     /// The terminal the child takes as its controlling one (`Command::controlling_terminal`).
     pub ctty: Option<RawFd>,
     /// The terminal whose foreground group becomes the child's (`Command::foreground`).
@@ -176,6 +178,7 @@ impl Prepared {
                 kill_on_parent_death,
                 autokill_allowed: cmd.kill_on_parent_death && cmd.no_new_privs && !cmd.create_pidfd,
                 autokill_by_clone: false,
+                autoreap_allowed: cmd.autoreap && !cmd.create_pidfd && !cmd.exit_fd,
                 ctty: raw(&cmd.ctty),
                 foreground: raw(&cmd.foreground),
                 cgroup: raw(&cmd.cgroup),

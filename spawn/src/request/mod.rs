@@ -59,6 +59,8 @@ pub(crate) struct Request {
     pub no_new_privs: bool,
     /// Whether the child is killed when this process ends (`Command::kill_on_parent_death`).
     pub kill_on_parent_death: bool,
+    /// Whether the kernel may reap the child (`Command::spawn_detached`).
+    pub autoreap: bool,
     /// The terminal the child takes as its controlling terminal, after `setsid`
     /// (`Command::controlling_terminal`).
     pub ctty: Option<OwnedFd>,
@@ -100,6 +102,7 @@ impl Request {
             pdeathsig: None,
             no_new_privs: false,
             kill_on_parent_death: false,
+            autoreap: false,
             ctty: None,
             foreground: None,
             cgroup: None,

@@ -108,7 +108,6 @@ impl Child {
     /// (`reaper.rs`), which reaps it once it exits, without blocking the dropping thread.
     /// For wrappers whose peers reap dropped children (tokio's `Child`); std's own `Child`
     /// leaves a zombie, and so does this one unless asked.
-    #[cfg_attr(not(any(feature = "tokio", feature = "async-io")), allow(dead_code))]
     pub(crate) fn reap_on_drop(&mut self, on: bool) {
         self.reap_on_drop = on;
     }

@@ -372,6 +372,41 @@ impl Command {
         self.spawn_with(Defaults::Output)?.wait_with_output()
     }
 
+    /// Spawns the child (unset stdio inherited) and lets it go: nothing waits for it, and
+    /// it leaves no zombie behind. Returns its pid, which is its own only while it runs
+    /// (once it has exited, the pid may be another process's).
+    ///
+    /// Where clone3 takes `CLONE_AUTOREAP` (Linux 7.1; learned once with a clone3 call that
+    /// creates nothing), the `Clone3` strategy (and `Auto` when it picks clone3) creates the
+    /// child with it and no exit signal: the kernel reaps it when it exits, with no thread,
+    /// fd or `SIGCHLD` in this process. Otherwise (other strategies, older kernels, other
+    /// platforms, and with [`exit_fd`](Self::exit_fd) or `create_pidfd`) the `Child` is
+    /// handed to this crate's reaper thread, as a dropped
+    /// [`kill_on_drop`](Self::kill_on_drop) child is: it is reaped moments after it exits
+    /// while this process runs (a zombie for those moments), `SIGCHLD` still arrives, the
+    /// reaper holds an fd for it (its pidfd on Linux) until then, and a `waitpid(-1)`
+    /// elsewhere in this process may take its status first. Once this process has ended,
+    /// the child's new parent (init, or a subreaper) reaps it either way.
+    ///
+    /// ```
+    /// use spawnmatrix_spawn::Command;
+    ///
+    /// let pid = Command::new("true").spawn_detached()?;
+    /// assert!(pid > 0);
+    /// # Ok::<(), std::io::Error>(())
+    /// ```
+    pub fn spawn_detached(&mut self) -> io::Result<u32> {
+        self.req.autoreap = true;
+        let spawned = self.spawn_with(Defaults::Inherit);
+        self.req.autoreap = false;
+        let mut child = spawned?;
+        let pid = child.id();
+        // An autoreaped child needs nothing; any other goes to the reaper on the drop.
+        child.reap_on_drop(true);
+        drop(child);
+        Ok(pid)
+    }
+
     /// Runs the child to completion with unset stdio inherited.
     pub fn status(&mut self) -> io::Result<ExitStatus> {
         self.spawn_with(Defaults::Inherit)?.wait()

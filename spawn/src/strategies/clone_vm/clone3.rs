@@ -10,7 +10,8 @@
 //! knows it (Linux 7.1, `clone3_flags.rs`; the child's `prctl` otherwise). A
 //! `kill_on_parent_death` child with `no_new_privs` becomes
 //! `CLONE_PIDFD_AUTOKILL|CLONE_AUTOREAP|CLONE_NNP` with no exit signal where the kernel knows
-//! those (7.1): SIGKILLed by the kernel when its pidfd (the `Child`'s) is closed.
+//! those (7.1): SIGKILLed by the kernel when its pidfd (the `Child`'s) is closed. A
+//! `spawn_detached` child becomes `CLONE_AUTOREAP` where the kernel knows it: no zombie.
 
 use std::ffi::c_void;
 use std::io;
@@ -48,9 +49,11 @@ pub(crate) fn clone3(p: &mut Prepared) -> io::Result<Option<Spawned>> {
     }
     let cgroup = p.cgroup;
     let autokill = p.autokill_allowed && p.want_pidfd && super::clone3_flags::knows_autokill();
-    let extra = match autokill {
-        true => CLONE_PIDFD_AUTOKILL | CLONE_AUTOREAP | CLONE_NNP,
-        false => extra_flags(p.no_new_privs, super::clone3_flags::knows_nnp),
+    let autoreap = !autokill && p.autoreap_allowed && super::clone3_flags::knows_autoreap();
+    let extra = match (autokill, autoreap) {
+        (true, _) => CLONE_PIDFD_AUTOKILL | CLONE_AUTOREAP | CLONE_NNP,
+        (false, true) => CLONE_AUTOREAP | extra_flags(p.no_new_privs, super::clone3_flags::knows_nnp),
+        (false, false) => extra_flags(p.no_new_privs, super::clone3_flags::knows_nnp),
     };
     p.nnp_by_clone = extra & CLONE_NNP != 0;
     p.autokill_by_clone = autokill;

@@ -24,6 +24,12 @@ const ABSENT: u8 = 2;
 
 static NNP: AtomicU8 = AtomicU8::new(UNKNOWN);
 static AUTOKILL: AtomicU8 = AtomicU8::new(UNKNOWN);
+static AUTOREAP: AtomicU8 = AtomicU8::new(UNKNOWN);
+
+/// Whether clone3 takes `CLONE_AUTOREAP` with no exit signal here (probed once).
+pub(crate) fn knows_autoreap() -> bool {
+    learned(&AUTOREAP, || knows(CLONE_AUTOREAP, 0))
+}
 
 /// Whether clone3 takes `CLONE_NNP` here (probed once).
 pub(crate) fn knows_nnp() -> bool {
@@ -98,6 +104,10 @@ mod tests {
             return;
         }
         assert_eq!(super::knows_nnp(), nnp.available, "caps: {nnp:?}");
+        let autoreap = &caps["CLONE_AUTOREAP"];
+        if autoreap.how != crate::caps::REFUSED && autoreap.how != crate::caps::UNPROBED {
+            assert_eq!(super::knows_autoreap(), autoreap.available, "caps: {autoreap:?}");
+        }
         let autokill = &caps["CLONE_PIDFD_AUTOKILL"];
         if autokill.how != crate::caps::REFUSED && autokill.how != crate::caps::UNPROBED {
             assert_eq!(super::knows_autokill(), autokill.available, "caps: {autokill:?}");
