@@ -116,6 +116,11 @@ fn spawn_detached_is_autoreaped_where_the_kernel_has_clone_autoreap() {
                     println!("clone3 refused here: nothing to see");
                     continue;
                 }
+                // A first spawn, waited for: the strategy's own one-time probe child (clone3
+                // makes one) sends its SIGCHLD now, not below.
+                let first = Command::new("true").strategy(strategy).status();
+                assert!(first.expect("a first spawn").success(), "{strategy}");
+                std::thread::sleep(Duration::from_millis(100));
                 SIGCHLDS.store(0, Ordering::SeqCst);
                 let pid = detached(strategy).expect("spawn_detached");
                 assert!(
