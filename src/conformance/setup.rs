@@ -143,8 +143,13 @@ fn park(fd: RawFd) -> Result<OwnedFd, String> {
 extern "C" fn do_nothing(_: libc::c_int) {}
 
 /// Blocks, defaults, ignores and handles signals as the case asks (on the calling thread and process),
-/// then makes the listed ones pending.
+/// then makes the listed ones pending. First it puts back the default action of every signal
+/// the runner inherited as ignored (SIGHUP under `nohup`, SIGINT and SIGQUIT under a
+/// background `&` of a non-interactive shell), so a case's dispositions are the ones it
+/// names, whoever started the suite. SIGPIPE is left as Rust's runtime set it unless the case
+/// names it.
 pub fn apply_signals(signals: &Signals) -> Result<(), String> {
+    default_inherited_ignores()?;
     let number = |name: &String| names::signal(name).ok_or(format!("unknown signal {name}"));
     // SAFETY: sigset and sigaction structs are initialised before use; the handler is
     // async-signal-safe (it does nothing).
@@ -178,6 +183,23 @@ pub fn apply_signals(signals: &Signals) -> Result<(), String> {
             if rc != 0 {
                 return Err(format!("pthread_kill: {}", crate::errno::name(rc)));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Sets every signal this process ignores, but SIGPIPE, back to its default action.
+fn default_inherited_ignores() -> Result<(), String> {
+    let reserved = super::sys::libc_reserved_signals();
+    for sig in (1..=super::sys::max_signal()).filter(|s| !reserved.contains(s)) {
+        // SAFETY: a query into a local; nothing is installed.
+        let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+        check(
+            unsafe { libc::sigaction(sig, std::ptr::null(), &mut old) },
+            "sigaction",
+        )?;
+        if old.sa_sigaction == libc::SIG_IGN && sig != libc::SIGPIPE {
+            install(sig, libc::SIG_DFL, 0)?;
         }
     }
     Ok(())
