@@ -16,6 +16,8 @@ use std::io::ErrorKind;
 use rstest::rstest;
 use spawnmatrix_spawn::{Command, Strategy};
 
+include!("support/paths.rs");
+
 /// The emulator this runs under, if any (set by the check script).
 fn emulator() -> Option<String> {
     std::env::var("SPAWNMATRIX_FAKE_VFORK").ok()
@@ -37,7 +39,7 @@ fn every_error_is_returned(
     strategy: Strategy,
     #[values("missing", "cwd", "fd")] failure: &str,
 ) {
-    let mut c = Command::new("/bin/true");
+    let mut c = Command::new(true_program());
     let want = match failure {
         "missing" => {
             c = Command::new("/nonexistent/spawnmatrix-program");
@@ -68,7 +70,7 @@ fn every_error_is_returned(
 /// takes another one; natively (x86_64, aarch64 with their trampolines) `Auto` takes clone3.
 #[rstest]
 fn auto_knows_whether_memory_is_shared() {
-    let mut child = Command::new("/bin/true").spawn().unwrap();
+    let mut child = Command::new(true_program()).spawn().unwrap();
     assert!(child.wait().unwrap().success());
     let took = child.strategy();
     match emulator() {
@@ -79,7 +81,10 @@ fn auto_knows_whether_memory_is_shared() {
             );
             for s in CLONE_VM_STRATEGIES {
                 assert!(!s.is_available(), "{tool}: {s} is offered");
-                let e = Command::new("/bin/true").strategy(s).spawn().unwrap_err();
+                let e = Command::new(true_program())
+                    .strategy(s)
+                    .spawn()
+                    .unwrap_err();
                 assert_eq!(e.kind(), ErrorKind::Unsupported, "{tool}: {s}: {e}");
             }
             // Remembered: asking again creates no process and gives the same answer.

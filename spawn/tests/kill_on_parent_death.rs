@@ -17,6 +17,8 @@ use std::os::unix::process::ExitStatusExt as _;
 use spawnmatrix_spawn::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use spawnmatrix_spawn::{Child, Command, Strategy};
 
+include!("support/paths.rs");
+
 /// The environment variable that makes a re-executed copy of this binary the parent.
 const PARENT: &str = "SPAWNMATRIX_KILL_ON_PARENT_DEATH_PARENT";
 
@@ -172,7 +174,7 @@ fn kill_on_parent_death_kills_the_child_when_the_parent_is_sigkilled(
         .name()
         .expect("a test name")
         .to_string();
-    let mut parent = std::process::Command::new(std::env::current_exe().expect("exe"))
+    let mut parent = std::process::Command::new(own_exe())
         .args([name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
         .env(PARENT, format!("{strategy}:{nnp}"))
         .stdout(std::process::Stdio::piped())

@@ -23,6 +23,8 @@ use std::process::Stdio;
 use rstest::rstest;
 use spawnmatrix_spawn::{Command, Strategy};
 
+include!("support/paths.rs");
+
 /// Set in the traced copy: the strategy to spawn with, and where to write what happened.
 const STRATEGY_VAR: &str = "SPAWNMATRIX_MECHANISM_STRATEGY";
 const OUT_VAR: &str = "SPAWNMATRIX_MECHANISM_OUT";
@@ -175,7 +177,7 @@ fn observe(strace: &Path, strategy: Strategy) -> Result<(Strategy, Created), Str
         .arg("-o")
         .arg(&log)
         .arg("--")
-        .arg(std::env::current_exe().unwrap())
+        .arg(own_exe())
         .args(["--exact", "traced_spawn", "--test-threads=1", "--nocapture"])
         .env(STRATEGY_VAR, strategy.name())
         .env(OUT_VAR, &out)

@@ -31,6 +31,9 @@ fn child_nnp(strategy: Strategy, on: bool) -> io::Result<Option<String>> {
         .no_new_privs(on)
         .strategy(strategy)
         .output()?;
+    if !out.status.success() && std::fs::metadata("/proc/self").is_err() {
+        return Ok(None); // a bare root: cat had no file to read
+    }
     assert!(out.status.success(), "{strategy}: cat: {out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
     Ok(text

@@ -19,6 +19,8 @@ use rstest::rstest;
 use spawnmatrix_spawn::os::unix::process::CommandExt;
 use spawnmatrix_spawn::{Command, Stdio, Strategy};
 
+include!("support/paths.rs");
+
 static SERIAL: Mutex<()> = Mutex::new(());
 
 fn serial() -> MutexGuard<'static, ()> {
@@ -881,7 +883,7 @@ fn failed_exec_with_ids_changes_every_thread() {
         eprintln!("not root: another uid cannot be taken, nothing to compare");
         return;
     }
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
+    let out = std::process::Command::new(own_exe())
         .args(["--ignored", "--exact", "role_exec_ids", "--nocapture"])
         .env(ROLE, "1")
         .output()
@@ -902,14 +904,30 @@ fn role_exec_ids() {
         return;
     }
     let (tx, rx) = std::sync::mpsc::channel::<()>();
-    let waiter = std::thread::spawn(move || rx.recv().ok());
+    // Without /proc (a bare root) the waiter says its own ids once the exec has failed.
+    let waiter = std::thread::spawn(move || rx.recv().ok().map(|()| thread_uids()));
     let e = Command::new("/nonexistent/program")
         .uid(65534)
         .gid(65534)
         .exec();
     assert_eq!(e.raw_os_error(), Some(libc::ENOENT), "{e}");
     let mut uids = Vec::new();
-    for task in std::fs::read_dir("/proc/self/task").unwrap() {
+    let tasks = match std::fs::read_dir("/proc/self/task") {
+        Ok(tasks) => tasks,
+        Err(_) if std::fs::metadata("/proc/self").is_err() => {
+            tx.send(()).unwrap();
+            let theirs = waiter.join().unwrap().expect("the waiter's ids");
+            let uids = [thread_uids(), theirs];
+            assert!(
+                uids.iter().all(|u| u == "65534 65534 65534 65534"),
+                "threads' uids (asked by each thread, no /proc): {uids:?}"
+            );
+            println!("every thread is 65534: {uids:?}");
+            return;
+        }
+        Err(e) => panic!("/proc/self/task: {e}"),
+    };
+    for task in tasks {
         let status = std::fs::read_to_string(task.unwrap().path().join("status")).unwrap();
         let line = status.lines().find(|l| l.starts_with("Uid:")).unwrap();
         uids.push(
@@ -929,6 +947,19 @@ fn role_exec_ids() {
     println!("every thread is 65534: {uids:?}");
 }
 
+/// The calling thread's real, effective, saved and fs uid, as `/proc`'s `Uid:` line has them
+/// (the kernel keeps them per thread; `getresuid` and `setfsuid(-1)` ask for the caller's).
+#[cfg(target_os = "linux")]
+fn thread_uids() -> String {
+    let (mut r, mut e, mut s) = (0, 0, 0);
+    // SAFETY: three valid out-pointers; setfsuid(-1) changes nothing and returns the fs uid.
+    let fs = unsafe {
+        assert_eq!(libc::getresuid(&mut r, &mut e, &mut s), 0);
+        libc::setfsuid(libc::uid_t::MAX)
+    };
+    format!("{r} {e} {s} {fs}")
+}
+
 /// Linux: a child with ids is non-dumpable from its id calls on (so with
 /// `fs.suid_dumpable=1` the new user cannot attach before `execve`). As root with `uid(0)`
 /// the credentials do not change, so the kernel leaves the flag at 1: only the library's own
@@ -939,7 +970,7 @@ fn child_with_ids_is_not_dumpable_before_exec() {
     let _g = serial();
     // SAFETY: getuid cannot fail.
     let uid = unsafe { libc::getuid() };
-    let mut c = Command::new("/bin/true");
+    let mut c = Command::new(true_program());
     c.uid(uid);
     // SAFETY: the closure only makes a prctl query (async-signal-safe).
     unsafe {

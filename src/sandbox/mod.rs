@@ -26,7 +26,7 @@ mod observe;
 mod seccomp;
 
 pub use nproc::subject_to_nproc;
-pub use observe::{installed, observe, record};
+pub use observe::{cannot_run, installed, observe, record};
 
 use std::fmt;
 use std::io;

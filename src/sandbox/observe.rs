@@ -122,11 +122,9 @@ pub fn record(exe: &Path) -> io::Result<BTreeMap<String, SandboxRun>> {
     let mut runs = BTreeMap::new();
     for p in Profile::ALL {
         let mut cmd = match p.wrapper() {
-            Some(tool) if !installed(&tool[0]) => {
-                eprintln!(
-                    "spawnmatrix: no sandbox row for {p}: {} is not installed",
-                    tool[0]
-                );
+            Some(tool) if cannot_run(&tool[0]).is_some() => {
+                let why = cannot_run(&tool[0]).unwrap_or_default();
+                eprintln!("spawnmatrix: no sandbox row for {p}: {why}");
                 continue;
             }
             Some(tool) => {
@@ -148,6 +146,19 @@ pub fn record(exe: &Path) -> io::Result<BTreeMap<String, SandboxRun>> {
         runs.insert(p.name().to_string(), run);
     }
     Ok(runs)
+}
+
+/// Why the wrapper `tool` cannot run here, or `None` when it can: it is not on `PATH`, or it
+/// is valgrind and no `/proc` is mounted (valgrind starts by reading `/proc/self/maps`: "FATAL:
+/// can't open /proc/self/maps", as in a bare root). Its profile's row is then left out.
+pub fn cannot_run(tool: &str) -> Option<String> {
+    if !installed(tool) {
+        return Some(format!("{tool} is not installed"));
+    }
+    if tool == "valgrind" && std::fs::metadata("/proc/self/maps").is_err() {
+        return Some("valgrind needs /proc/self/maps, and no /proc is mounted".into());
+    }
+    None
 }
 
 /// Whether `tool` is a program on `PATH`.

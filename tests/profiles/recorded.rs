@@ -5,7 +5,7 @@
 
 use rstest::rstest;
 use spawnmatrix::report::SandboxRun;
-use spawnmatrix::sandbox::{installed, record, Profile};
+use spawnmatrix::sandbox::{cannot_run, record, Profile};
 
 /// `posix_spawn` under `clone3` → `EPERM`: glibc >= 2.34 tries clone3 and gives up on EPERM
 /// (moby/moby#42680); musl's uses `clone` and works.
@@ -68,17 +68,24 @@ fn recorded_rows(
     let runs = RUNS.get_or_init(|| {
         record(env!("CARGO_BIN_EXE_spawnmatrix").as_ref()).expect("recording the profiles")
     });
-    // One run per profile, but none for an environment whose tool is not installed.
+    // One run per profile, but none for an environment whose tool cannot run here (not
+    // installed, or valgrind without /proc).
+    let why_not = |p: Profile| p.wrapper().and_then(|tool| cannot_run(&tool[0]));
     let want: Vec<&str> = Profile::ALL
         .into_iter()
-        .filter(|p| p.wrapper().is_none_or(|tool| installed(&tool[0])))
+        .filter(|&p| why_not(p).is_none())
         .map(Profile::name)
         .collect();
     let mut got: Vec<&str> = runs.keys().map(String::as_str).collect();
     got.sort_by_key(|name| want.iter().position(|w| w == name));
     assert_eq!(got, want, "one run per profile");
     let Some(run) = runs.get(profile.name()) else {
-        println!("{profile}: its tool is not installed, so no row");
+        let why = why_not(profile).unwrap_or_default();
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: recorded_rows({profile}): no row: {why}"
+        );
         return;
     };
     assert_eq!(run.auto, auto, "the strategy Auto took under {profile}");

@@ -1,5 +1,6 @@
 //! Fault: the address space nearly at its limit (`RLIMIT_AS`). Linux only (`VmSize` comes
-//! from `/proc`); runs in a sub-process because limits are process-wide.
+//! from `/proc`, or without it from a search under the limit); runs in a sub-process because
+//! limits are process-wide.
 
 use spawnmatrix::fuzz::load::{run_once, Ended, Spawner};
 use spawnmatrix::fuzz::rawload::RawPosixSpawn;
@@ -10,15 +11,54 @@ use super::rlimit::{limit, set_soft};
 use super::strategies::each;
 use super::subprocess::isolated;
 
-/// `VmSize` of this process in bytes, from `/proc/self/status`.
+/// `VmSize` of this process in bytes, from `/proc/self/status`; without `/proc` mounted (a
+/// bare root), [`searched_vm_size`].
 fn vm_size() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let status = match std::fs::read_to_string("/proc/self/status") {
+        Ok(status) => status,
+        Err(_) if std::fs::metadata("/proc/self").is_err() => return searched_vm_size(),
+        Err(e) => panic!("/proc/self/status: {e}"),
+    };
     let kb: u64 = status
         .lines()
         .find_map(|l| l.strip_prefix("VmSize:"))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .expect("VmSize in /proc/self/status");
     kb * 1024
+}
+
+/// The address space's size found by bisection, to a page: with `RLIMIT_AS` at `x`, a
+/// one-page mapping succeeds exactly when the size plus a page is at most `x`. Called in the
+/// test's own sub-process, where nothing else maps meanwhile; the limit is restored.
+fn searched_vm_size() -> u64 {
+    const PAGE: u64 = 4096;
+    let old = limit(libc::RLIMIT_AS);
+    // A mapping fails at `lo` and succeeds at `hi`.
+    let (mut lo, mut hi) = (0u64, old.rlim_cur.min(1 << 47));
+    while hi - lo > PAGE {
+        let mid = lo + (hi - lo) / 2;
+        set_soft(libc::RLIMIT_AS, mid as libc::rlim_t);
+        let flags = libc::MAP_PRIVATE | libc::MAP_ANONYMOUS;
+        // SAFETY: a fresh anonymous page, unmapped at once.
+        let fits = unsafe {
+            let p = libc::mmap(
+                std::ptr::null_mut(),
+                PAGE as usize,
+                libc::PROT_NONE,
+                flags,
+                -1,
+                0,
+            );
+            p != libc::MAP_FAILED && libc::munmap(p, PAGE as usize) == 0
+        };
+        if fits {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    set_soft(libc::RLIMIT_AS, old.rlim_cur);
+    hi - PAGE
 }
 
 /// Bytes of address space left between the current size and the lowered limit.

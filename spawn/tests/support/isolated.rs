@@ -2,6 +2,8 @@
 //! settings (`SIGCHLD` ignored, dropped privileges) that must not reach the other tests.
 #![allow(dead_code)] // Each test file uses some.
 
+include!("paths.rs");
+
 /// Set in the re-executed copy to the name of the test whose body it runs.
 const MARKER: &str = "SPAWNMATRIX_TEST_SUBPROCESS";
 
@@ -23,7 +25,7 @@ pub fn isolated_after(test: &str, setup: fn() -> std::io::Result<()>, body: impl
         body();
         return true;
     }
-    let mut cmd = std::process::Command::new(std::env::current_exe().unwrap());
+    let mut cmd = std::process::Command::new(own_exe());
     cmd.args([test, "--exact", "--nocapture", "--test-threads=1"])
         .env(MARKER, test);
     // SAFETY: `setup` makes only async-signal-safe calls (its contract).

@@ -14,17 +14,35 @@ pub fn gone(pid: libc::pid_t) -> bool {
 }
 
 /// The process state letter is `Z` (from `/proc` on Linux, where a container may lack `ps`).
+/// Without `/proc` mounted (a bare root), a child of ours is asked with `waitid(WNOWAIT)`,
+/// which leaves it unreaped; anyone else's process is taken as running (it answered
+/// `kill(pid, 0)`), so a test that needs it gone fails rather than passes unseen.
 #[cfg(target_os = "linux")]
 fn is_zombie(pid: libc::pid_t) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| {
-            s.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-        .unwrap_or(true)
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(s) => s
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z'),
+        Err(_) if std::fs::metadata("/proc/self").is_err() => child_is_zombie(pid),
+        Err(_) => true,
+    }
+}
+
+/// Whether our child `pid` has ended and waits to be reaped (false when it runs or is not ours).
+#[cfg(target_os = "linux")]
+fn child_is_zombie(pid: libc::pid_t) -> bool {
+    // SAFETY: a zeroed siginfo_t is valid; waitid fills it.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+    // SAFETY: info is a valid out-pointer; WNOWAIT leaves the child as it is.
+    if unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) } == -1 {
+        return false;
+    }
+    // SAFETY: waitid filled the SIGCHLD fields (si_pid 0: no child has changed state).
+    unsafe { info.si_pid() != 0 }
 }
 
 /// The process state is `Z` (macOS and the BSDs: `ps`, as `/proc` is absent or unmounted).

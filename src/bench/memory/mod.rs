@@ -32,6 +32,23 @@ pub struct Limits {
     pub max_mappings: Option<u64>,
 }
 
+/// The physical memory size (`sysconf`): the weaker figure where what is available is not
+/// known, on other Unixes and on Linux without /proc mounted (a chroot, a bare root), so a
+/// parent larger than the machine is still refused before anything is mapped.
+fn physical_memory() -> Option<(u64, &'static str)> {
+    // SAFETY: sysconf has no memory-safety preconditions.
+    let (pages, page) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    if pages <= 0 || page <= 0 {
+        return None;
+    }
+    Some(((pages as u64).checked_mul(page as u64)?, "physical memory"))
+}
+
 /// Mappings left for everything but a fragmented ballast (the program, its libraries, the
 /// allocator, the children's stacks).
 pub const MAPPING_HEADROOM: u64 = 4096;
@@ -40,7 +57,7 @@ impl Limits {
     /// Reads this machine's and this process's limits now.
     pub fn current() -> Limits {
         Limits {
-            available: sys::available(),
+            available: sys::available().or_else(physical_memory),
             address_space_limit: address_space_limit(),
             address_space_used: sys::address_space_used(),
             max_mappings: sys::max_mappings(),

@@ -24,7 +24,7 @@ fn calls() -> usize {
 /// own setup errors would come first, as under every other strategy), and the `execvp`
 /// rule's errno comes back.
 #[rstest]
-#[case::found_third("/nonexistent-spawnmatrix-a:/nonexistent-spawnmatrix-b:/bin:/usr/bin", 1, None)]
+#[case::found_third("/nonexistent-spawnmatrix-a:/nonexistent-spawnmatrix-b:{true}", 1, None)]
 #[case::none_exists("/nonexistent-spawnmatrix-a:/nonexistent-spawnmatrix-b", 1, Some(libc::ENOENT))]
 #[case::not_a_directory("/nonexistent-spawnmatrix-a:/dev/null", 1, Some(libc::ENOTDIR))]
 fn path_misses_create_no_process(
@@ -36,6 +36,9 @@ fn path_misses_create_no_process(
         eprintln!("skipped: posix_spawn is not a strategy here");
         return;
     }
+    // {true}: the folder `true` is in on this PATH (/bin, /usr/bin, or /usr/local/bin in a
+    // bare root).
+    let path = &path.replace("{true}", &true_dir());
     let before = calls();
     let r = Command::new("true")
         .env("PATH", path)
@@ -48,6 +51,19 @@ fn path_misses_create_no_process(
         (r, _) => panic!("unexpected {:?}", r.map(|c| c.id())),
     }
     assert_eq!(made, want_calls, "posix_spawn calls for PATH={path}");
+}
+
+/// The first folder on this process's `PATH` that holds an executable `true`.
+fn true_dir() -> String {
+    use std::os::unix::fs::PermissionsExt as _;
+    let path = std::env::var_os("PATH").unwrap_or_else(|| "/bin:/usr/bin".into());
+    std::env::split_paths(&path)
+        .find(|dir| {
+            std::fs::metadata(dir.join("true"))
+                .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+        })
+        .and_then(|dir| dir.to_str().map(str::to_string))
+        .unwrap_or_else(|| panic!("no executable true on PATH ({path:?})"))
 }
 
 /// A pidfd whose pid cannot be read: the spawn is an error only after the child behind the
