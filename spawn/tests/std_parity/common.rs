@@ -117,7 +117,7 @@ pub const REPORT_ARG: &str = "parity-report=";
 /// saw (ids, argv, environment, open fds) to the report file and exits 0.
 pub fn observer() -> std::path::PathBuf {
     // Without /proc (a FreeBSD-like root) current_exe has nothing to read: argv[0] is the path
-    // the binary was started by, absolute under cargo and ci/no-proc-root.sh.
+    // the binary was started by, absolute under cargo and ci/bare-root.sh.
     std::env::current_exe()
         .or_else(|e| std::env::args_os().next().map(Into::into).ok_or(e))
         .unwrap()
