@@ -8,6 +8,10 @@ use std::time::Duration;
 use rstest::rstest;
 use spawnmatrix_spawn::{Command, Stdio, Strategy};
 
+/// Where the library has a notifier: Linux's pidfd, and the kqueue of macOS and the BSDs
+/// (`spawnmatrix_kqueue`, from the package's build script). There `Unsupported` fails.
+const HAS_NOTIFIER: bool = cfg!(any(target_os = "linux", spawnmatrix_kqueue));
+
 /// A child that runs until its stdin is closed.
 fn blocked(strategy: Strategy) -> Option<spawnmatrix_spawn::Child> {
     let r = Command::new("cat")
@@ -38,7 +42,7 @@ fn readable_at_exit_and_not_before(
     };
     let exit = match child.exit_notifier() {
         Ok(n) => n,
-        Err(e) if e.kind() == ErrorKind::Unsupported && !cfg!(target_os = "linux") => {
+        Err(e) if e.kind() == ErrorKind::Unsupported && !HAS_NOTIFIER => {
             child.kill().unwrap();
             child.wait().unwrap();
             return;
@@ -69,7 +73,7 @@ fn outlives_its_child() {
     };
     let exit = match child.exit_notifier() {
         Ok(n) => n,
-        Err(e) if e.kind() == ErrorKind::Unsupported && !cfg!(target_os = "linux") => {
+        Err(e) if e.kind() == ErrorKind::Unsupported && !HAS_NOTIFIER => {
             child.kill().unwrap();
             child.wait().unwrap();
             return;
@@ -173,4 +177,54 @@ fn a_signal_handlers_interruption_resumes_the_timed_waits() {
             println!("{sent} interruptions");
         },
     );
+}
+
+/// A child that has exited but is not reaped yet (a zombie): the notifier is readable at
+/// once. The kqueue path differs per system here: FreeBSD reports the exit on the new filter,
+/// macOS refuses a zombie with `ESRCH` and the library returns an fd readable at once.
+/// Not on Cygwin: the libc crate has no `waitid` there (and the library no notifier).
+#[cfg(not(target_os = "cygwin"))]
+#[rstest]
+fn readable_at_once_for_a_child_that_has_exited(
+    #[values(
+        Strategy::Auto,
+        Strategy::Clone3,
+        Strategy::CloneVfork,
+        Strategy::PosixSpawn,
+        Strategy::Fork
+    )]
+    strategy: Strategy,
+) {
+    let r = Command::new("true").strategy(strategy).spawn();
+    let mut child = match r {
+        Err(e) if e.kind() == ErrorKind::Unsupported && strategy != Strategy::Auto => return,
+        r => r.unwrap_or_else(|e| panic!("{strategy}: {e}")),
+    };
+    // Wait for the exit without reaping it (WNOWAIT leaves the zombie).
+    // SAFETY: an all-zero siginfo_t is a valid out-parameter.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    // SAFETY: waitid on this process's own child, writing into `info`.
+    let rc = unsafe {
+        libc::waitid(
+            libc::P_PID,
+            child.id() as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOWAIT,
+        )
+    };
+    assert_eq!(
+        rc,
+        0,
+        "{strategy}: waitid: {}",
+        std::io::Error::last_os_error()
+    );
+    match child.exit_notifier() {
+        Ok(exit) => assert!(
+            exit.has_exited().unwrap(),
+            "{strategy}: a zombie's notifier"
+        ),
+        Err(e) if e.kind() == ErrorKind::Unsupported && !HAS_NOTIFIER => {}
+        Err(e) => panic!("{strategy}: {e}"),
+    }
+    assert!(child.try_wait().unwrap().is_some_and(|s| s.success()));
 }

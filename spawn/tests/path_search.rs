@@ -93,3 +93,70 @@ fn a_search_that_finds_nothing_after_a_good_chdir_is_enoent() {
     });
     assert_all(got, libc::ENOENT, "nothing found");
 }
+
+/// The directory `true` is in on this host's `PATH` (`/bin` on Linux, `/usr/bin` on macOS).
+fn dir_of_true() -> std::path::PathBuf {
+    let path = std::env::var_os("PATH").expect("PATH");
+    std::env::split_paths(&path)
+        .find(|d| d.join("true").is_file())
+        .expect("true on PATH")
+}
+
+/// PATH searches that miss, one table for every platform and strategy (the `execvp` rule,
+/// `child_side/search.rs`; the posix_spawn strategy skips what the parent sees missing,
+/// `strategies/posix_spawn/prefilter.rs`, and that must not change the answer). Each `PATH`
+/// entry names a directory under a fresh temporary one: `missing` does not exist, `noexec`
+/// holds a `prog` without execute permission, `isdir` a directory `prog`, `file` is a regular
+/// file (so `file/prog` fails with `ENOTDIR`), `TRUE` is where `true` is (the program is then
+/// `true`, found after the misses). 0: the spawn succeeds.
+#[rstest::rstest]
+#[case::only_missing_dirs("missing:missing2", libc::ENOENT)]
+#[case::a_file_as_the_last_entry("missing:file", libc::ENOTDIR)]
+#[case::a_file_entry_then_a_missing_dir("file:missing", libc::ENOENT)]
+#[case::not_executable("missing:noexec:missing2", libc::EACCES)]
+#[case::a_directory_named_like_it("isdir:missing", libc::EACCES)]
+#[case::not_executable_then_found("noexec:missing:TRUE", 0)]
+fn misses_give_the_same_errno_under_every_strategy(#[case] entries: &str, #[case] want: i32) {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir(d.join("noexec")).unwrap();
+    std::fs::write(d.join("noexec/prog"), "#!/bin/sh\nexit 0\n").unwrap();
+    std::fs::set_permissions(
+        d.join("noexec/prog"),
+        std::fs::Permissions::from_mode(0o644),
+    )
+    .unwrap();
+    std::fs::create_dir_all(d.join("isdir/prog")).unwrap();
+    std::fs::write(d.join("file"), "").unwrap();
+    let program = if entries.contains("TRUE") {
+        "true"
+    } else {
+        "prog"
+    };
+    if program == "true" {
+        // The non-executable file must shadow the real program's name.
+        std::fs::rename(d.join("noexec/prog"), d.join("noexec/true")).unwrap();
+    }
+    let path = entries
+        .split(':')
+        .map(|e| match e {
+            "TRUE" => dir_of_true(),
+            e => d.join(e),
+        })
+        .collect::<Vec<_>>();
+    let path = std::env::join_paths(path).unwrap();
+    let got = errnos(|| {
+        let mut c = Command::new(program);
+        c.env("PATH", &path);
+        c
+    });
+    if want == 0 {
+        assert!(!got.is_empty());
+        for (s, e) in &got {
+            assert_eq!(*e, None, "{s}: {entries} (all: {got:?})");
+        }
+    } else {
+        assert_all(got, want, entries);
+    }
+}
