@@ -12,6 +12,13 @@ use std::time::{Duration, Instant};
 use rstest::rstest;
 use spawnmatrix_spawn::{Command, Strategy};
 
+/// Linux's `__WALL` (clone children whose exit signal is not `SIGCHLD` too); other systems
+/// have no such class of child, so their waits need no flag for it.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const WALL: libc::c_int = libc::__WALL;
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+const WALL: libc::c_int = 0;
+
 #[path = "support/isolated.rs"]
 mod isolated;
 
@@ -42,7 +49,7 @@ fn still_a_child_after(pid: libc::pid_t, within: Duration) -> bool {
                 libc::P_PID,
                 pid as libc::id_t,
                 &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT | libc::__WALL,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT | WALL,
             )
         };
         if rc == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD) {
