@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use spawnmatrix::matrix::model::{
     Alternative, Boundary, Claim, Evidence, FamilyInfo, Group, Matrix, Row, SharedClaim, State,
-    StateKind,
+    StateKind, Unread,
 };
 use spawnmatrix::matrix::{Cell, Column};
 use spawnmatrix::report::{
@@ -230,6 +230,10 @@ fn full_matrix() -> Matrix {
             shared_claims: vec![SharedClaim {
                 id: String::from("GL-USE-GNU"),
                 rows: vec![String::from("flags.POSIX_SPAWN_SETSID")],
+            }],
+            unread: vec![Unread {
+                rows: vec![String::from("cases.exec-enoent.libc")],
+                why: String::from("no readable source"),
             }],
         }],
         columns: vec![Column {

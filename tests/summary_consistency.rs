@@ -294,6 +294,83 @@ fn words_that_read_as_if_something_held_before_fail(
     assert!(got.contains(&Check::MisleadingWords), "{got:?}");
 }
 
+/// The family object of `id`, to change.
+fn family_json<'v>(v: &'v mut Value, id: &str) -> &'v mut Value {
+    v["families"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|f| f["id"] == id)
+        .unwrap_or_else(|| panic!("no family {id}"))
+}
+
+/// A `?` cell says why nothing is known (issue 29, item 7): dropping Solaris's stated reason
+/// leaves its `?` error rows without one, and a reason naming a row the family answers is
+/// stale.
+#[rstest::rstest]
+#[case::a_question_mark_without_a_reason(
+    "solaris",
+    "cases.exec-enoent.libc",
+    Check::UnknownWithoutReason
+)]
+#[case::a_sandbox_cell_without_a_reason(
+    "sandbox/docker-default",
+    "sandbox.forced.fork",
+    Check::UnknownWithoutReason
+)]
+#[case::a_reason_for_an_answered_row("solaris", "functions.posix_spawn", Check::UnreadButAnswered)]
+fn a_question_mark_says_why_or_fails(
+    #[case] family: &str,
+    #[case] row: &str,
+    #[case] check: Check,
+) {
+    let got = planted(family, row, |v| {
+        let f = family_json(v, family);
+        match check {
+            Check::UnreadButAnswered => {
+                f["unread"][0]["rows"]
+                    .as_array_mut()
+                    .unwrap()
+                    .push(json!(row));
+            }
+            _ => {
+                f.as_object_mut().unwrap().remove("unread");
+            }
+        }
+    });
+    assert_eq!(got, [check]);
+}
+
+/// Every `?` cell of the committed table has its family's reason (the planted case above
+/// shows the check failing without one), and the named cells print it.
+#[rstest::rstest]
+#[case("solaris", "cases.exec-enoent.libc", "no ERRORS section")]
+#[case("solaris", "functions.posix_spawnattr_setexecfd_np", "function set")]
+#[case(
+    "illumos-gate",
+    "cases.fchdir-add-negative-fd.libc",
+    "spawn.c from 2025 on"
+)]
+#[case("sandbox/docker-default", "sandbox.forced.clone3", "not run here")]
+fn the_question_marks_say_why(#[case] family: &str, #[case] row: &str, #[case] words: &str) {
+    let s = summary(committed_json());
+    let f = s.families.iter().find(|f| f.id == family).unwrap();
+    let why = f
+        .unread_why(row)
+        .unwrap_or_else(|| panic!("{family} {row}: no reason"));
+    assert!(why.contains(words), "{why}");
+    let answered = s
+        .sections
+        .iter()
+        .flat_map(|sec| &sec.rows)
+        .filter(|r| r.id == row)
+        .any(|r| r.answers.iter().any(|a| a.family == family));
+    assert!(!answered, "{family} {row} has an answer now");
+    let md = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/SUMMARY.md"))
+        .unwrap();
+    assert!(md.contains(why), "docs/SUMMARY.md does not print {why:?}");
+}
+
 /// `spawnmatrix publish --check` refuses a `targets/` whose summary breaks a check: a copy of
 /// the committed targets/ with the FreeBSD SETSID note planted back, and one with an error
 /// value claimed before its function.

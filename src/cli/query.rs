@@ -114,17 +114,11 @@ fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out:
             "", "works?", "since"
         );
     }
-    // The kernel family answers only kernel rows and each sandbox profile only sandbox rows,
-    // and only they do: "?" is printed for a family of the row's own kind only.
-    let kind = |id: &str| match id {
-        id if id == spawnmatrix::published::kernel::FAMILY || id.starts_with("kernel.") => 1,
-        id if id.starts_with("sandbox/") || id.starts_with("sandbox.") => 2,
-        _ => 0,
-    };
     for f in &s.families {
         let Some(a) = answer_for(row, &f.id) else {
-            if !known_only && kind(&f.id) == kind(&row.id) {
-                let _ = writeln!(out, "  {:width$}  ?  nothing known", f.title);
+            if !known_only && spawnmatrix::matrix::summary::has_cell(&f.id, &row.id) {
+                let why = f.unread_why(&row.id).unwrap_or("nothing known");
+                let _ = writeln!(out, "  {:width$}  ?  {why}", f.title);
             }
             continue;
         };
@@ -207,7 +201,8 @@ fn state_lines(states: &[State], pad: &str, out: &mut String) {
 const LEGEND: &str = "\
 works?: whether the call works in the newest release known (a stub, a build condition or a
   header-only name says so); since: 2.29 the first release, 13.1–13.2 it lies there, ≤15
-  only 15 is known to have it; no (8.3–15.1): absent in the releases read; ? nothing known.
+  only 15 is known to have it; no (8.3–15.1): absent in the releases read; ? nothing known
+  (? not read here: the reason no source for it can be read from here).
 How known: R run here, L linked against the libc, D documented (source given with --history).
 Every release behind an answer: --history; every cell: `spawnmatrix` in a checkout writes
 out/index.html.
@@ -459,8 +454,23 @@ pub fn run(args: Args) -> CliResult {
         return Ok(ExitCode::from(1));
     }
     if args.json {
+        // The `?` cells of the rows shown whose family says why nothing is known.
+        let unread: Vec<serde_json::Value> = rows
+            .iter()
+            .copied()
+            .chain(errors.iter().copied())
+            .flat_map(|r| {
+                s.families.iter().filter_map(move |f| {
+                    let why = f.unread_why(&r.id)?;
+                    answer_for(r, &f.id).is_none().then(
+                        || serde_json::json!({"row": r.id, "family": f.id, "answer": "?", "why": why}),
+                    )
+                })
+            })
+            .collect();
         let value = serde_json::json!({
             "query": text,
+            "unread": unread,
             "families": s.families.iter().map(|f| serde_json::json!({"id": f.id, "title": f.title})).collect::<Vec<_>>(),
             "data": {"from": origin, "data_version": published.data_version},
             "matches": published.rows().filter(|r| rows.iter().any(|m| m.id == r.id)).collect::<Vec<_>>(),

@@ -53,6 +53,9 @@
 //!     since: "0.9.8"       # redirect that dlsym and weak symbols do not find)
 //!     source: MUSL-SCHED
 //!     note: returns ENOSYS
+//! unread:                  # rows no source read here answers: each such `?` cell says why
+//!   - rows: [cases.exec-enoent.libc, cases.chdir-enoent.libc]
+//!     why: "not read here: no readable page gives posix_spawn's ERRORS section"
 //! ```
 //!
 //! A claim with `rows` is one claim applied to every row it lists, so siblings cannot
@@ -79,7 +82,7 @@ use serde::Deserialize;
 use super::citation::Citation;
 use super::error::MatrixError;
 use super::history::{History, Period, Span, StatePeriod, Upper};
-use super::model::{Claim, SharedClaim, State, StateKind, Value, IGNORED};
+use super::model::{Claim, SharedClaim, State, StateKind, Unread, Value, IGNORED};
 use super::version::{Release, Version};
 use crate::report::{Libc, Platform, Provenance};
 
@@ -220,6 +223,10 @@ pub struct PlatformFile {
     pub sources: BTreeMap<String, Source>,
     #[serde(default)]
     pub claims: Vec<ClaimSpec>,
+    /// Rows with no claim because no source for them can be read from here, with why: the
+    /// reason each of their `?` cells prints.
+    #[serde(default)]
+    pub unread: Vec<Unread>,
 }
 
 /// One family's checked claims.
@@ -632,6 +639,23 @@ impl Family {
                 ));
             }
             history.date(&known);
+        }
+        for (i, u) in spec.unread.iter().enumerate() {
+            if u.rows.is_empty() || !u.why.starts_with("not read here: ") {
+                return Err(claims_error(
+                    path,
+                    format!(
+                        "unread[{i}]: needs rows and a why that starts \"not read here: \" \
+                         (what was tried, why it does not answer)"
+                    ),
+                ));
+            }
+            if let Some(row) = u.rows.iter().find(|r| histories.contains_key(r.as_str())) {
+                return Err(claims_error(
+                    path,
+                    format!("unread[{i}]: {row} has claims, so it is not unread"),
+                ));
+            }
         }
         Ok(Family {
             file: path.to_path_buf(),

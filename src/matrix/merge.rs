@@ -406,6 +406,7 @@ fn families_of(docs: &Docs, columns: &[Column]) -> Vec<FamilyInfo> {
             version_of: f.spec.version_of.name().to_string(),
             releases: f.known_releases(),
             shared_claims: f.shared_claims().to_vec(),
+            unread: f.spec.unread.clone(),
         })
         .collect();
     families.sort_by_key(|f| family_rank(Some(&f.id)));

@@ -132,6 +132,10 @@ pub struct FamilyInfo {
     /// macro, an API-level gate, a release note), with the rows each covers.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shared_claims: Vec<SharedClaim>,
+    /// Rows the family has no answer for, each group with why no source for them can be read
+    /// from here: what every such `?` cell says.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unread: Vec<Unread>,
 }
 
 /// One claim covering several rows: its `id` and the rows it is applied to.
@@ -140,6 +144,16 @@ pub struct FamilyInfo {
 pub struct SharedClaim {
     pub id: String,
     pub rows: Vec<String>,
+}
+
+/// Rows a family has no answer for because no source for them can be read from here: what
+/// was tried and why it does not answer, stated once for every row it covers (each of their
+/// cells prints `?` with this reason).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Unread {
+    pub rows: Vec<String>,
+    pub why: String,
 }
 
 /// One platform as observed (one or more reports with the same platform key) or documented.

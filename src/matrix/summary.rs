@@ -19,7 +19,8 @@ use serde::{Deserialize, Serialize};
 use super::boundary::{Boundary, Bounds};
 use super::merge::family_rank;
 use super::model::{
-    Cell, Column, Evidence, FamilyInfo, Matrix, Row, SharedClaim, State, StateKind, Value, IGNORED,
+    Cell, Column, Evidence, FamilyInfo, Matrix, Row, SharedClaim, State, StateKind, Unread, Value,
+    IGNORED,
 };
 use super::version::{Release, Version};
 
@@ -45,6 +46,36 @@ pub struct SummaryFamily {
     /// the rows each covers (what the consistency check holds their answers to).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub shared_claims: Vec<SharedClaim>,
+    /// Rows the family has no answer for because no source can be read from here, with why
+    /// (stated once in its platform.yaml; every such `?` cell prints it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unread: Vec<Unread>,
+}
+
+impl SummaryFamily {
+    /// Why the family has no answer for `row`, when its platform.yaml says.
+    pub fn unread_why(&self, row: &str) -> Option<&str> {
+        self.unread
+            .iter()
+            .find(|u| u.rows.iter().any(|r| r == row))
+            .map(|u| u.why.as_str())
+    }
+}
+
+/// The id of the published Linux kernel family (`published::kernel`).
+pub const KERNEL_FAMILY: &str = "linux-kernel";
+
+/// Whether the published table has a cell for `family` on `row`: the kernel family answers
+/// only `kernel.*` rows and each `sandbox/<profile>` only `sandbox.*` rows, and only they do
+/// (the published kernel and sandbox sections); a cell with no answer prints `?`.
+pub fn has_cell(family: &str, row: &str) -> bool {
+    let kind = |id: &str| match id {
+        KERNEL_FAMILY => 1,
+        id if id.starts_with("kernel.") => 1,
+        id if id.starts_with("sandbox/") || id.starts_with("sandbox.") => 2,
+        _ => 0,
+    };
+    kind(family) == kind(row)
 }
 
 /// One release of a family and the matrix columns that stand for it.
@@ -382,6 +413,7 @@ struct Spelling {
     releases: Vec<Version>,
     release_texts: Vec<String>,
     shared_claims: Vec<SharedClaim>,
+    unread: Vec<Unread>,
 }
 
 impl Spelling {
@@ -867,6 +899,12 @@ pub fn build(matrix: &Matrix) -> Summary {
                     .filter(|f| f.id == id)
                     .flat_map(|f| f.shared_claims.clone())
                     .collect(),
+                unread: matrix
+                    .families
+                    .iter()
+                    .filter(|f| f.id == id)
+                    .flat_map(|f| f.unread.clone())
+                    .collect(),
             };
             (id, title, releases, spelling)
         })
@@ -951,6 +989,7 @@ pub fn build(matrix: &Matrix) -> Summary {
                 title,
                 known_releases: spelling.release_texts.clone(),
                 shared_claims: spelling.shared_claims.clone(),
+                unread: spelling.unread.clone(),
                 releases: releases
                     .into_iter()
                     .map(|(_, release, cols)| {

@@ -27,7 +27,7 @@ use crate::yaml::YamlError;
 /// Where the file lives inside `targets/`.
 pub const FILE: &str = "linux-kernel/kernel.yaml";
 /// The summary family id and title.
-pub const FAMILY: &str = "linux-kernel";
+pub const FAMILY: &str = crate::matrix::summary::KERNEL_FAMILY;
 const TITLE: &str = "Linux kernel";
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -211,6 +211,7 @@ impl Kernel {
             releases: releases.into_iter().map(|(_, r)| r).collect(),
             known_releases: Vec::new(),
             shared_claims: Vec::new(),
+            unread: Vec::new(),
         };
         let rows = self
             .file

@@ -144,26 +144,32 @@ pub fn sandbox(section: &PublishedSection, published: &Published) -> String {
          build machine, or a whole container run under Docker's default seccomp profile,\n\
          `containers/seccomp/`; the profiles are described in `src/sandbox/mod.rs`). `raw libc`\n\
          rows are the libc's own `posix_spawn`; `error lost` means it returned 0 for a program\n\
-         that does not exist. Blank: not run under that profile.\n\n",
+         that does not exist. Blank: not run under that profile; `not run [?n]`: why below the\n\
+         table.\n\n",
     );
     let titles: Vec<String> = families.iter().map(|f| format!("`{}`", f.title)).collect();
     let _ = writeln!(out, "| | {} |", titles.join(" | "));
     let _ = writeln!(out, "|---|{}", "---|".repeat(families.len()));
+    let mut unread = crate::matrix::render::summary::UnreadMarks::default();
     for row in &section.rows {
         let cells: Vec<String> = families
             .iter()
-            .map(|f| {
-                row.answers
-                    .iter()
-                    .find(|a| a.answer.family == f.id)
-                    .map_or_else(String::new, |a| {
-                        format!("{} {}", a.answer.text, letters(&a.answer.evidence))
-                    })
-            })
+            .map(
+                |f| match row.answers.iter().find(|a| a.answer.family == f.id) {
+                    Some(a) => format!("{} {}", a.answer.text, letters(&a.answer.evidence)),
+                    None => unread
+                        .mark(f, &row.id, &row.label)
+                        .map(|m| format!("not run {m}"))
+                        .unwrap_or_default(),
+                },
+            )
             .collect();
         let _ = writeln!(out, "| {} | {} |", row.label, cells.join(" | "));
     }
     out.push('\n');
+    for line in unread.lines() {
+        let _ = writeln!(out, "{line}");
+    }
     for f in &families {
         let runs: Vec<&str> = f.releases.iter().map(|r| r.release.as_str()).collect();
         let _ = writeln!(out, "- `{}`: run with {}", f.title, runs.join(", "));

@@ -405,6 +405,7 @@ mod tests {
                     releases: Vec::new(),
                     known_releases: Vec::new(),
                     shared_claims: Vec::new(),
+                    unread: Vec::new(),
                 })
                 .collect(),
             sections: Vec::new(),

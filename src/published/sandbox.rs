@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use super::{PublishedAnswer, PublishedRow, PublishedSection};
-use crate::matrix::model::{Cell, Column, Evidence, Matrix, Value};
+use crate::matrix::model::{Cell, Column, Evidence, Matrix, Unread, Value};
 use crate::matrix::summary::{Answer, ReleaseColumns, Step, SummaryFamily};
 
 /// The section id, and the prefix of its families' ids.
@@ -137,6 +137,7 @@ pub fn section(matrix: &Matrix) -> Option<(Vec<SummaryFamily>, PublishedSection)
                 releases,
                 known_releases: Vec::new(),
                 shared_claims: Vec::new(),
+                unread: unrun(&profiles[profile].1),
             }
         })
         .collect();
@@ -162,6 +163,29 @@ pub fn section(matrix: &Matrix) -> Option<(Vec<SummaryFamily>, PublishedSection)
         rows,
     };
     Some((families, section))
+}
+
+/// The rows no column ran under a profile, with why: a profile known only from columns whose
+/// whole run was under it (Docker's default seccomp profile) has their `auto` and raw-libc
+/// rows and nothing else, since `spawnmatrix probe --sandbox` has no such profile to force a
+/// strategy under.
+fn unrun(cells: &ProfileCells) -> Vec<Unread> {
+    let rows: Vec<String> = ROWS
+        .iter()
+        .filter(|(what, _, _)| !cells.contains_key(*what))
+        .map(|(what, _, _)| format!("{SECTION}.{what}"))
+        .collect();
+    if rows.is_empty() {
+        return Vec::new();
+    }
+    vec![Unread {
+        rows,
+        why: String::from(
+            "not run here: the columns under this profile are containers whose whole run was \
+             under it, which record only Auto's strategy and the raw libc's cases; \
+             `spawnmatrix probe --sandbox` has no such profile to force a strategy under",
+        ),
+    }]
 }
 
 /// A profile's answer for one row: each column's value as a step (release: the column's libc

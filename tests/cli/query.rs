@@ -105,6 +105,37 @@ fn a_query_says_whether_the_call_works(
     assert!(first.contains("works?"), "{first}");
 }
 
+/// A `?` cell says why nothing is known, in text and JSON: Solaris's function list and error
+/// semantics cannot be read from here (its platform.yaml's `unread`).
+#[rstest::rstest]
+#[case("addinherit", "functions.posix_spawn_file_actions_addinherit_np")]
+#[case("exec-enoent", "cases.exec-enoent.libc")]
+fn a_question_mark_says_why_nothing_is_known(#[case] text: &str, #[case] row: &str) {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(bin().current_dir(tmp.path()).args(["query", text]));
+    assert!(out.status.success());
+    let text_out = stdout(&out);
+    let line = text_out
+        .lines()
+        .find(|l| l.trim_start().starts_with("Solaris "))
+        .unwrap_or_else(|| panic!("no Solaris line in {text_out}"));
+    assert!(
+        line.contains("?  not read here: Solaris 11 is closed source"),
+        "{line}"
+    );
+    let out = run(bin()
+        .current_dir(tmp.path())
+        .args(["query", "--json", text]));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let unread = v["unread"].as_array().unwrap();
+    assert!(
+        unread.iter().any(|u| u["family"] == "solaris"
+            && u["row"] == row
+            && u["why"].as_str().unwrap().starts_with("not read here: ")),
+        "{unread:?}"
+    );
+}
+
 /// A closed stdout (`| head -1`) ends the command quietly, with success: no panic message.
 #[rstest::rstest]
 #[case(&["query", "--json", "setsid"])]

@@ -7,11 +7,13 @@
 //! - `boundaries`: boundaries against the history and the text they are printed as.
 //! - `claims`: rows that rest on one claim or one source, against each other.
 //! - `notes`: notes against the cells of their family.
+//! - `unknown`: `?` cells against the reasons their family states.
 
 mod boundaries;
 mod claims;
 mod errors;
 mod notes;
+mod unknown;
 
 use super::model::Value;
 use super::summary::{Answer, Summary, SummaryRow};
@@ -48,6 +50,10 @@ pub enum Check {
     /// `≤` at a family's first release, or "unsupported since ≤" for a case whose function
     /// no release had: words that read as if something held before.
     MisleadingWords,
+    /// A cell with no answer (`?`) whose family does not say why nothing is known.
+    UnknownWithoutReason,
+    /// A family's reason for `?` naming a row it answers.
+    UnreadButAnswered,
 }
 
 /// One contradiction, with where it is and why.
@@ -76,6 +82,7 @@ pub fn check(s: &Summary) -> Vec<Problem> {
     boundaries::check(s, &mut out);
     claims::check(s, &mut out);
     notes::check(s, &mut out);
+    unknown::check(s, &mut out);
     out.sort_by(|a, b| (a.check, &a.family, &a.row).cmp(&(b.check, &b.family, &b.row)));
     out.dedup();
     out

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::matrix::model::{State, StateKind, Value, IGNORED};
-use crate::matrix::summary::{Answer, Summary, SummaryRow};
+use crate::matrix::summary::{Answer, Summary, SummaryFamily, SummaryRow};
 
 pub use crate::matrix::model::letters;
 
@@ -96,6 +96,46 @@ fn state_note(n: usize, family: &str, row: &str, state: &State) -> String {
     )
 }
 
+/// The reasons of a table's `?` cells: each family's `unread` reason once, as `[?k]`, with
+/// the labels of the rows that point to it.
+#[derive(Default)]
+pub struct UnreadMarks {
+    marks: Vec<(String, String, Vec<String>)>,
+}
+
+impl UnreadMarks {
+    /// `[?k]` for a cell of `family` with no answer on row `id` (shown as `label`), when the
+    /// family says why.
+    pub fn mark(&mut self, family: &SummaryFamily, id: &str, label: &str) -> Option<String> {
+        let why = family.unread_why(id)?;
+        let k = match self
+            .marks
+            .iter()
+            .position(|(f, w, _)| *f == family.title && w == why)
+        {
+            Some(k) => k,
+            None => {
+                self.marks
+                    .push((family.title.clone(), why.to_string(), Vec::new()));
+                self.marks.len() - 1
+            }
+        };
+        self.marks[k].2.push(format!("`{label}`"));
+        Some(format!("[?{}]", k + 1))
+    }
+
+    /// One line per reason: `- [?1] Solaris (`exec-enoent`, ...): not read here: ...`.
+    pub fn lines(&self) -> Vec<String> {
+        self.marks
+            .iter()
+            .enumerate()
+            .map(|(k, (family, why, rows))| {
+                format!("- [?{}] {family} ({}): {why}", k + 1, rows.join(", "))
+            })
+            .collect()
+    }
+}
+
 fn escape(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
 }
@@ -118,7 +158,8 @@ pub fn markdown(s: &Summary) -> String {
          14.0 known to have it); `≤15`, only 15 is known to have it. `no (10.14–27.0)`: absent\n\
          in every release read, which the parentheses give; `no addfchdir (8.3–15.1)`: the case\n\
          could not run, the function it calls is absent there; `… through 2.43; ? from 2.44`:\n\
-         known through 2.43, and 2.44 changed a function the case calls; `?`: nothing known.\n\
+         known through 2.43, and 2.44 changed a function the case calls; `?`: nothing known;\n\
+         `? not read here [?n]`: no source for it can be read from here, why below the table.\n\
          Letters: every evidence for the value and its start, R run, L link, D doc (with\n\
          source); `!`: the evidence disagrees (see the full tables). `· deprecated since 26\n\
          [n]`, `· known bug [n]`, `· needs _GNU_SOURCE [n]`, `· stub, every call fails with\n\
@@ -134,13 +175,22 @@ pub fn markdown(s: &Summary) -> String {
         let _ = writeln!(out, "| {} | {} |", section.id, titles.join(" | "));
         let _ = writeln!(out, "|---|{}", "---|".repeat(titles.len()));
         let mut notes = Vec::new();
+        let mut unread = UnreadMarks::default();
         for row in &section.rows {
             let cells: Vec<String> = s
                 .families
                 .iter()
                 .map(|f| {
                     let a = answer_for(row, &f.id);
-                    escape(&with_states(a, &f.title, &row.label, &mut notes))
+                    let mut text = with_states(a, &f.title, &row.label, &mut notes);
+                    if let Some(mark) = a
+                        .is_none()
+                        .then(|| unread.mark(f, &row.id, &row.label))
+                        .flatten()
+                    {
+                        text = format!("? not read here {mark}");
+                    }
+                    escape(&text)
                 })
                 .collect();
             let _ = writeln!(out, "| `{}` | {} |", row.label, cells.join(" | "));
@@ -149,6 +199,13 @@ pub fn markdown(s: &Summary) -> String {
             out.push('\n');
             for (n, family, row, state) in &notes {
                 let _ = writeln!(out, "{}", escape(&state_note(*n, family, row, state)));
+            }
+        }
+        let unread = unread.lines();
+        if !unread.is_empty() {
+            out.push('\n');
+            for line in unread {
+                let _ = writeln!(out, "{}", escape(&line));
             }
         }
         let titled: Vec<&SummaryRow> = section.rows.iter().filter(|r| r.title.is_some()).collect();

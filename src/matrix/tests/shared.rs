@@ -313,3 +313,31 @@ fn siblings_of_one_claim_answer_alike() {
         crate::matrix::consistency::check(&s)
     );
 }
+
+/// A family's `unread` reason: rows and a why that says "not read here", about rows it makes
+/// no claim on (a claimed row is not unread).
+#[rstest]
+#[case::row_with_a_claim(
+    "unread:\n  - rows: [flags.POSIX_SPAWN_SETSID]\n    why: \"not read here: x\"\n",
+    "flags.POSIX_SPAWN_SETSID has claims"
+)]
+#[case::why_without_its_words(
+    "unread:\n  - rows: [cases.exec-enoent.libc]\n    why: no page\n",
+    "starts \"not read here: \""
+)]
+#[case::no_rows("unread:\n  - rows: []\n    why: \"not read here: x\"\n", "needs rows")]
+fn bad_unread_reasons_do_not_load(#[case] unread: &str, #[case] why: &str) {
+    let err = family(&format!("{MUSL_YAML}{unread}"))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains(why), "{err}");
+}
+
+#[test]
+fn an_unread_reason_loads_for_a_row_without_claims() {
+    let text = format!(
+        "{MUSL_YAML}unread:\n  - rows: [cases.exec-enoent.libc]\n    why: \"not read here: x\"\n"
+    );
+    let f = family(&text).unwrap();
+    assert_eq!(f.spec.unread[0].rows, ["cases.exec-enoent.libc"]);
+}
