@@ -2,11 +2,12 @@
 //! pid), so a signal, pidfd or group kill that went by a stale pid would hit it.
 
 /// A `sleep` that took `pid` (and leads a process group of that id when `own_group`), if
-/// this process may choose the next pid. Panics if it may but the pid never came back
-/// (another process keeps taking it).
+/// this process may choose the next pid. Where it may but another process takes the pid
+/// first every time (a parallel test's spawns, a loaded emulator), the checks run without a
+/// decoy after 1000 tries, and stderr says so: a lost race is no finding about the library.
 pub fn decoy_at(pid: libc::pid_t, own_group: bool) -> Option<std::process::Child> {
     use std::os::unix::process::CommandExt as _;
-    for _ in 0..200 {
+    for _ in 0..1000 {
         let w = std::fs::write("/proc/sys/kernel/ns_last_pid", (pid - 1).to_string());
         if let Err(e) = w {
             println!("no decoy (ns_last_pid: {e}): the checks run without pid reuse");
@@ -24,7 +25,8 @@ pub fn decoy_at(pid: libc::pid_t, own_group: bool) -> Option<std::process::Child
         let _ = d.kill();
         let _ = d.wait();
     }
-    panic!("pid {pid} was not reused in 200 tries");
+    eprintln!("no decoy: pid {pid} was taken by another process in 1000 tries; the checks run without pid reuse");
+    None
 }
 
 /// Whether nothing signalled the decoy: it is ended with `SIGTERM` now, and a `SIGKILL`
