@@ -39,6 +39,7 @@ fn detached(strategy: Strategy) -> Option<libc::pid_t> {
 }
 
 /// Whether `pid` is still a child of this process (running or a zombie) after `within`.
+#[cfg(not(target_os = "cygwin"))]
 fn still_a_child_after(pid: libc::pid_t, within: Duration) -> bool {
     let end = Instant::now() + within;
     loop {
@@ -53,6 +54,24 @@ fn still_a_child_after(pid: libc::pid_t, within: Duration) -> bool {
             )
         };
         if rc == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::ECHILD) {
+            return false;
+        }
+        if Instant::now() > end {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// As above, on Cygwin, where the libc crate has no `waitid`: `kill(pid, 0)` succeeds for a
+/// running child and a zombie alike and fails with `ESRCH` only once the pid is reaped.
+#[cfg(target_os = "cygwin")]
+fn still_a_child_after(pid: libc::pid_t, within: Duration) -> bool {
+    let end = Instant::now() + within;
+    loop {
+        // SAFETY: signal 0 sends nothing; it only asks whether the pid exists.
+        let rc = unsafe { libc::kill(pid, 0) };
+        if rc == -1 && io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH) {
             return false;
         }
         if Instant::now() > end {
