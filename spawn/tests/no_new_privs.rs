@@ -97,6 +97,7 @@ fn no_new_privs_is_refused_by_exec_which_leaves_this_process_alone() {
 }
 
 /// The offset of `args[0]`'s low 32 bits in `struct seccomp_data` (nr, arch, ip, args).
+#[cfg(target_os = "linux")] // the libc crate has no BPF constants for Android
 const ARG0_LOW: u32 = if cfg!(target_endian = "little") {
     16
 } else {
@@ -106,6 +107,7 @@ const ARG0_LOW: u32 = if cfg!(target_endian = "little") {
 /// Installs a filter on every thread of this (re-executed) process under which
 /// `prctl(PR_SET_NO_NEW_PRIVS, ...)` answers `EDOM` and everything else is allowed. Sets
 /// `no_new_privs` on this process first, as seccomp requires without `CAP_SYS_ADMIN`.
+#[cfg(target_os = "linux")] // the libc crate has no BPF constants for Android
 fn refuse_setting_nnp() {
     let insn = |code: u32, jt: u8, jf: u8, k: u32| libc::sock_filter {
         code: code as u16,
@@ -159,6 +161,7 @@ fn refuse_setting_nnp() {
 /// Under the filter: a strategy whose child calls `prctl` fails with `EDOM`; clone3 where
 /// the kernel knows `CLONE_NNP` spawns, its child never having called it. On a kernel
 /// without `CLONE_NNP` (6.18 and before) clone3 must take the fallback, and fail.
+#[cfg(target_os = "linux")] // the libc crate has no BPF constants for Android
 #[test]
 fn no_new_privs_comes_from_clone_nnp_where_the_kernel_has_it_else_from_prctl() {
     isolated::isolated(

@@ -6,6 +6,7 @@
 #![cfg(unix)]
 
 use std::io;
+#[cfg(target_os = "linux")]
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -106,8 +107,10 @@ fn spawn_detached_reports_a_spawn_error() {
     assert_eq!(err.raw_os_error(), Some(libc::ENOENT), "{err}");
 }
 
+#[cfg(target_os = "linux")]
 static SIGCHLDS: AtomicUsize = AtomicUsize::new(0);
 
+#[cfg(target_os = "linux")]
 extern "C" fn count(_: libc::c_int) {
     SIGCHLDS.fetch_add(1, Ordering::SeqCst);
 }

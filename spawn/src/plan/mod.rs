@@ -77,11 +77,13 @@ pub(crate) struct Prepared {
     /// Whether clone3 may make it `CLONE_PIDFD_AUTOKILL`: the child runs with
     /// `no_new_privs` (which the kernel demands without `CAP_SYS_ADMIN`) and its pidfd is
     /// not handed out (the `Child` owns the only one, whose drop kills it).
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))] // read by clone3 only
     pub autokill_allowed: bool,
     /// Whether the clone call made it `CLONE_PIDFD_AUTOKILL` (so the child sets no signal):
     /// set by the clone3 strategy for its call only.
     pub autokill_by_clone: bool,
     /// Whether clone3 may make the child `CLONE_AUTOREAP` (`Command::spawn_detached`).
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))] // read by clone3 only
     pub autoreap_allowed: bool,
     /// The terminal the child takes as its controlling one (`Command::controlling_terminal`).
     pub ctty: Option<RawFd>,
