@@ -386,10 +386,19 @@ def run_width(d, uri, name, width, height, mobile, prefix, expect_disagreement):
               f"the kernel & sandboxes view shows its {len(want_rows)} rows")
         for section in sections["sections"]:
             for row in section["rows"]:
-                shown = d.js("return [...document.querySelectorAll('#matrix tbody td.cell')].filter(t => t.dataset.row === arguments[0] && t.textContent)"
-                             ".map(t => [t.dataset.col, t.textContent]);", row["id"])
+                drawn = d.js("return [...document.querySelectorAll('#matrix tbody td.cell')].filter(t => t.dataset.row === arguments[0] && t.textContent)"
+                             ".map(t => [t.dataset.col, t.textContent, t.title]);", row["id"])
+                answering = {a["family"] for a in row["answers"]}
+                shown = [[col, text] for col, text, _ in drawn if col in answering]
                 expected = [[a["family"], a["text"] + " " + "".join(EV_LETTER[e] for e in a["evidence"])] for a in row["answers"]]
-                check(sorted(shown) == sorted(expected), f"{row['id']}: one cell per answering family, as embedded ({len(expected)})")
+                same = sorted(shown) == sorted(expected)
+                check(same, f"{row['id']}: one cell per answering family, as embedded ({len(expected)})"
+                      + ("" if same else f": shown {sorted(shown)}, embedded {sorted(expected)}"))
+                # A family without an answer shows text only where its platform.yaml says why
+                # (`unread`), and then the reason is the cell's title.
+                unexplained = [col for col, _, title in drawn if col not in answering and (not title or title == "not run there")]
+                if unexplained:
+                    check(False, f"{row['id']}: cells without an answer show text but no reason: {unexplained}")
         no_overflow(d, width, "kernel & sandboxes")
         row = sections["sections"][-1]["rows"][0]
         answer = row["answers"][0]
