@@ -15,6 +15,9 @@ use spawnmatrix_spawn::{Command, Strategy};
 
 #[path = "support/isolated.rs"]
 mod isolated;
+#[cfg(target_os = "linux")]
+#[path = "support/seccomp.rs"]
+mod seccomp;
 
 /// This thread's own `no_new_privs`.
 fn own_nnp() -> libc::c_int {
@@ -109,13 +112,8 @@ const ARG0_LOW: u32 = if cfg!(target_endian = "little") {
 /// `no_new_privs` on this process first, as seccomp requires without `CAP_SYS_ADMIN`.
 #[cfg(target_os = "linux")] // the libc crate has no BPF constants for Android
 fn refuse_setting_nnp() {
-    let insn = |code: u32, jt: u8, jf: u8, k: u32| libc::sock_filter {
-        code: code as u16,
-        jt,
-        jf,
-        k,
-    };
-    let prog = [
+    use seccomp::insn;
+    seccomp::install(&[
         insn(libc::BPF_LD | libc::BPF_W | libc::BPF_ABS, 0, 0, 0),
         insn(
             libc::BPF_JMP | libc::BPF_JEQ | libc::BPF_K,
@@ -137,25 +135,14 @@ fn refuse_setting_nnp() {
             libc::SECCOMP_RET_ERRNO | libc::EDOM as u32,
         ),
         insn(libc::BPF_RET | libc::BPF_K, 0, 0, libc::SECCOMP_RET_ALLOW),
-    ];
-    let fprog = libc::sock_fprog {
-        len: prog.len() as u16,
-        filter: prog.as_ptr().cast_mut(),
-    };
-    // SAFETY: plain prctl and seccomp calls; the program outlives the call, which copies it.
-    unsafe {
-        assert_eq!(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), 0);
-        let rc = libc::syscall(
-            libc::SYS_seccomp,
-            libc::SECCOMP_SET_MODE_FILTER,
-            libc::SECCOMP_FILTER_FLAG_TSYNC,
-            &fprog as *const libc::sock_fprog,
-        );
-        assert_eq!(rc, 0, "seccomp: {}", io::Error::last_os_error());
-        // The filter works: setting the flag (again) is refused.
-        assert_eq!(libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), -1);
-        assert_eq!(io::Error::last_os_error().raw_os_error(), Some(libc::EDOM));
-    }
+    ]);
+    // The filter works: setting the flag (again) is refused.
+    // SAFETY: a plain prctl.
+    assert_eq!(
+        unsafe { libc::prctl(libc::PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) },
+        -1
+    );
+    assert_eq!(io::Error::last_os_error().raw_os_error(), Some(libc::EDOM));
 }
 
 /// Under the filter: a strategy whose child calls `prctl` fails with `EDOM`; clone3 where

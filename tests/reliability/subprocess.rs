@@ -33,19 +33,5 @@ pub fn isolated(test: &str, body: impl FnOnce()) {
     );
 }
 
-/// This test binary's path: `current_exe`, or, where that has nothing to read (Linux answers
-/// it from /proc/self/exe; a bare root or a FreeBSD-like system mounts no /proc), `argv[0]`
-/// made absolute when it names a file, as cargo and ci/bare-root.sh start test binaries by
-/// their path. So a test run in a sub-process runs without /proc instead of skipping.
-fn own_exe() -> std::path::PathBuf {
-    std::env::current_exe()
-        .or_else(|e| {
-            std::env::args_os()
-                .next()
-                .map(std::path::PathBuf::from)
-                .filter(|p| p.components().count() > 1 && p.is_file())
-                .map(std::path::absolute)
-                .unwrap_or(Err(e))
-        })
-        .expect("this test binary's path: current_exe failed and argv[0] names no file")
-}
+// `own_exe`: the spawn package's, which also runs where there is no /proc.
+include!("../../spawn/tests/support/paths.rs");

@@ -3,6 +3,9 @@
 
 #[cfg(target_os = "linux")]
 pub mod refuse_pidfd;
+#[cfg(target_os = "linux")]
+#[path = "../../support/seccomp.rs"]
+mod seccomp;
 
 #[cfg(target_os = "linux")]
 #[path = "../../support/decoy.rs"]
