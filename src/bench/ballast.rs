@@ -61,26 +61,32 @@ impl Ballast {
         let outer = len
             .checked_add(2 * page)
             .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidInput, "size exceeds usize"))?;
-        let mut ballast = Ballast::map(outer as u64, libc::PROT_NONE)?;
-        // SAFETY: one page into the mapping just made; `len` bytes of it follow.
-        ballast.base = unsafe { ballast.base.cast::<u8>().add(page) }.cast();
-        ballast.len = len;
-        ballast.guard = page;
+        Ballast::map(outer as u64, libc::PROT_NONE)?.into_fragments(page)
+    }
+
+    /// Shapes a `PROT_NONE` reservation (no guards yet) into a fragmented ballast: its first
+    /// and last page become the guards, the inside alternating touched fragments.
+    fn into_fragments(mut self, page: usize) -> io::Result<Ballast> {
+        let len = self.len - 2 * page;
+        // SAFETY: one page into the mapping this value owns; `len` bytes of it follow.
+        self.base = unsafe { self.base.cast::<u8>().add(page) }.cast();
+        self.len = len;
+        self.guard = page;
         // SAFETY: the inside of the mapping this value owns, page-aligned.
-        if unsafe { libc::mprotect(ballast.base, len, libc::PROT_READ | libc::PROT_WRITE) } != 0 {
+        if unsafe { libc::mprotect(self.base, len, libc::PROT_READ | libc::PROT_WRITE) } != 0 {
             return Err(io::Error::last_os_error());
         }
-        ballast.touch(page);
-        let base = ballast.base.cast::<u8>();
-        for offset in (FRAGMENT..ballast.len).step_by(2 * FRAGMENT) {
-            let len = FRAGMENT.min(ballast.len - offset);
+        self.touch(page);
+        let base = self.base.cast::<u8>();
+        for offset in (FRAGMENT..self.len).step_by(2 * FRAGMENT) {
+            let len = FRAGMENT.min(self.len - offset);
             // SAFETY: a page-aligned range inside the mapping this value owns; nothing of
             // this process points into the ballast.
             if unsafe { libc::mprotect(base.add(offset).cast(), len, libc::PROT_READ) } != 0 {
                 return Err(io::Error::last_os_error());
             }
         }
-        Ok(ballast)
+        Ok(self)
     }
 
     /// Maps `bytes` of `PROT_NONE` address space and touches none of it.
@@ -196,59 +202,45 @@ mod tests {
         maps_where(ballast, |start, end, lo, hi| start < hi && end > lo)
     }
 
-    /// Maps `len` bytes of anonymous memory with `prot` at exactly `at`, or `None` when
-    /// something is there already.
-    fn neighbour_at(at: usize, len: usize, prot: libc::c_int) -> Option<Ballast> {
-        // SAFETY: MAP_FIXED_NOREPLACE never replaces a mapping; the result is checked.
-        let base = unsafe {
-            libc::mmap(
-                at as *mut libc::c_void,
-                len,
-                prot,
-                libc::MAP_PRIVATE | libc::MAP_ANON | libc::MAP_FIXED_NOREPLACE,
-                -1,
-                0,
-            )
-        };
-        (base != libc::MAP_FAILED && base as usize == at).then_some(Ballast {
-            base,
+    /// Takes `[at, at + len)` of a mapping the caller made and hands it over as its own
+    /// value, `prot` applied.
+    fn own(at: *mut u8, len: usize, prot: libc::c_int) -> Ballast {
+        // SAFETY: the range lies inside a mapping this test made and no other value owns.
+        assert_eq!(unsafe { libc::mprotect(at.cast(), len, prot) }, 0);
+        Ballast {
+            base: at.cast(),
             len,
             guard: 0,
-        })
-    }
-
-    /// A neighbour of `prot` as close to `[lo, hi)` as it fits: right against it, else one
-    /// page further out (past a guard page).
-    fn plant(lo: usize, hi: usize, below: bool, prot: libc::c_int) -> Option<Ballast> {
-        let page = page_size().unwrap();
-        let at = |gap: usize| match below {
-            true => lo - gap - FRAGMENT,
-            false => hi + gap,
-        };
-        neighbour_at(at(0), FRAGMENT, prot).or_else(|| neighbour_at(at(page), FRAGMENT, prot))
+        }
     }
 
     /// One mapping per fragment, alternating, even with a neighbour of the same protection
-    /// on either side, as another thread's allocation can be (the kernel merges adjacent
-    /// anonymous mappings of the same protection: amid the parallel suite the first
-    /// fragment once became part of a neighbour, 15 mappings where 16 were expected).
+    /// right against either side, as another thread's allocation can be (the kernel merges
+    /// adjacent anonymous mappings of the same protection: amid the parallel suite the first
+    /// fragment once became part of a neighbour, 15 mappings where 16 were expected). The
+    /// neighbours and the reservation are carved from one mapping, so the test does not
+    /// depend on where the kernel places things (planting a neighbour after the fact found
+    /// the place below taken on i686 and could not run).
     #[test]
     fn fragmented_is_one_mapping_per_fragment_alternating() {
         if !maps_readable() {
             return;
         }
+        let page = page_size().unwrap();
         let bytes = 16 * FRAGMENT as u64;
-        let ballast = Ballast::fragmented(bytes).unwrap();
-        let (lo, hi) = (ballast.base as usize, ballast.base as usize + ballast.len);
-        // New mappings go below older ones, so the one mapped next by another thread lies
-        // right below the first fragment, which is read-write; above, there may be no room.
-        let below = plant(lo, hi, true, libc::PROT_READ | libc::PROT_WRITE);
-        let occupied = maps_where(&ballast, |_, end, lo, _| end == lo - page_size().unwrap());
-        assert!(
-            below.is_some() || !occupied.is_empty(),
-            "no neighbour below"
-        );
-        let _above = plant(lo, hi, false, libc::PROT_READ);
+        let outer = bytes as usize + 2 * page;
+        let region = Ballast::map((FRAGMENT + outer + FRAGMENT) as u64, libc::PROT_NONE).unwrap();
+        let start = region.base.cast::<u8>();
+        std::mem::forget(region);
+        // The first fragment is read-write and the last (the 16th) read-only: each
+        // neighbour has the protection that would merge with it were there no guard.
+        let _below = own(start, FRAGMENT, libc::PROT_READ | libc::PROT_WRITE);
+        // SAFETY: both offsets lie inside the region just mapped.
+        let (mid, top) = unsafe { (start.add(FRAGMENT), start.add(FRAGMENT + outer)) };
+        let _above = own(top, FRAGMENT, libc::PROT_READ);
+        let ballast = own(mid, outer, libc::PROT_NONE)
+            .into_fragments(page)
+            .unwrap();
         let maps = maps_inside(&ballast);
         assert_eq!(maps.len() as u64, fragments(bytes), "{maps:?}");
         for (i, (start, end, perms)) in maps.iter().enumerate() {
@@ -256,6 +248,8 @@ mod tests {
             let want = if i % 2 == 0 { "rw-p" } else { "r--p" };
             assert_eq!(perms, want, "mapping {i}");
         }
+        let around = maps_overlapping(&ballast);
+        assert_eq!(around, maps, "a fragment merged with a neighbour");
     }
 
     /// One `PROT_NONE` mapping covers the reservation. The kernel may merge it with an
