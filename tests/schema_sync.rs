@@ -11,8 +11,8 @@ use serde::de::DeserializeOwned;
 use serde_json::{json, Value};
 
 use spawnmatrix::matrix::model::{
-    Alternative, Boundary, Claim, Evidence, FamilyInfo, Group, Matrix, Row, SharedClaim, State,
-    StateKind, Unread,
+    Alternative, Boundary, Claim, Evidence, FamilyInfo, Group, Matrix, Reason, Row, SharedClaim,
+    State, StateKind,
 };
 use spawnmatrix::matrix::{Cell, Column};
 use spawnmatrix::report::{
@@ -231,9 +231,13 @@ fn full_matrix() -> Matrix {
                 id: String::from("GL-USE-GNU"),
                 rows: vec![String::from("flags.POSIX_SPAWN_SETSID")],
             }],
-            unread: vec![Unread {
+            unread: vec![Reason {
                 rows: vec![String::from("cases.exec-enoent.libc")],
                 why: String::from("no readable source"),
+            }],
+            unsettled: vec![Reason {
+                rows: vec![String::from("functions.posix_spawn")],
+                why: String::from("no history"),
             }],
         }],
         columns: vec![Column {

@@ -371,6 +371,82 @@ fn the_question_marks_say_why(#[case] family: &str, #[case] row: &str, #[case] w
     assert!(md.contains(why), "docs/SUMMARY.md does not print {why:?}");
 }
 
+/// A first release that stays a range says why the history cannot settle it (issue 29, item
+/// 5): dropping OpenBSD's or FreeBSD's stated reason leaves the range without one, and a
+/// reason naming a row with an exact first release (or none) is stale.
+#[rstest::rstest]
+#[case::a_range_without_a_reason(
+    "openbsd",
+    "flags.POSIX_SPAWN_SETSIGMASK",
+    Check::RangeWithoutReason
+)]
+#[case::a_link_range_without_a_reason(
+    "freebsd",
+    "flags.POSIX_SPAWN_DISABLE_ASLR_NP",
+    Check::RangeWithoutReason
+)]
+#[case::a_reason_for_an_exact_row("openbsd", "functions.posix_spawn", Check::UnsettledButExact)]
+#[case::a_reason_for_a_row_with_no_answer(
+    "solaris",
+    "cases.exec-enoent.libc",
+    Check::UnsettledButExact
+)]
+fn a_range_says_why_or_fails(#[case] family: &str, #[case] row: &str, #[case] check: Check) {
+    let got = planted(family, row, |v| {
+        let f = family_json(v, family);
+        match check {
+            Check::UnsettledButExact => match f.get_mut("unsettled") {
+                Some(u) => u[0]["rows"].as_array_mut().unwrap().push(json!(row)),
+                None => {
+                    f["unsettled"] = json!([{"rows": [row], "why": "not settled here: x"}]);
+                }
+            },
+            _ => {
+                f.as_object_mut().unwrap().remove("unsettled");
+            }
+        }
+    });
+    assert_eq!(got, [check]);
+}
+
+/// Every range of the committed table has its family's reason (the planted cases above show
+/// the check failing without one), and the named cells print it: in docs/SUMMARY.md below
+/// the table, and in `query`'s text under the boundary.
+#[rstest::rstest]
+#[case("openbsd", "cases.exec-enoent.libc", "rev 1.1 (the 5.2 import)")]
+#[case("netbsd", "cases.fa-close-not-open.libc", "kern_exec.c")]
+#[case(
+    "illumos-gate",
+    "functions.posix_spawn_file_actions_addchdir_np",
+    "no commit log"
+)]
+#[case(
+    "freebsd",
+    "functions.posix_spawn_file_actions_addchdir_np",
+    "releng/13.1"
+)]
+#[case("solaris", "flags.POSIX_SPAWN_SETSID", "closed source")]
+fn the_ranges_say_why(#[case] family: &str, #[case] row: &str, #[case] words: &str) {
+    let s = summary(committed_json());
+    let f = s.families.iter().find(|f| f.id == family).unwrap();
+    let why = f
+        .unsettled_why(row)
+        .unwrap_or_else(|| panic!("{family} {row}: no reason"));
+    assert!(why.contains(words), "{why}");
+    let ranged = s
+        .sections
+        .iter()
+        .flat_map(|sec| &sec.rows)
+        .filter(|r| r.id == row)
+        .flat_map(|r| &r.answers)
+        .filter(|a| a.family == family)
+        .any(|a| a.boundary.as_ref().is_some_and(|b| !b.is_exact()));
+    assert!(ranged, "{family} {row} is no longer a range");
+    let md = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/SUMMARY.md"))
+        .unwrap();
+    assert!(md.contains(why), "docs/SUMMARY.md does not print {why:?}");
+}
+
 /// `spawnmatrix publish --check` refuses a `targets/` whose summary breaks a check: a copy of
 /// the committed targets/ with the FreeBSD SETSID note planted back, and one with an error
 /// value claimed before its function.

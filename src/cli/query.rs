@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use spawnmatrix::matrix::model::{Boundary, State, Value};
 use spawnmatrix::matrix::render::summary::{answer_for, letters, works};
-use spawnmatrix::matrix::summary::{Answer, Summary, SummaryRow};
+use spawnmatrix::matrix::summary::{Answer, Summary, SummaryFamily, SummaryRow};
 use spawnmatrix::matrix::version::Release;
 use spawnmatrix::matrix::{load, query, summary};
 use spawnmatrix::published::baseline_view::{Availability, BaselineView};
@@ -162,6 +162,9 @@ fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out:
             .filter(|b| !matches!(b, Boundary::Exact { .. }))
         {
             let _ = writeln!(out, "{pad}boundary: {}", boundary_words(b));
+            if let Some(why) = f.unsettled_why(&row.id) {
+                let _ = writeln!(out, "{pad}  {why}");
+            }
         }
         if let (Some(through), Some(from)) = (&a.through, &a.unknown_from) {
             let _ = writeln!(
@@ -454,23 +457,31 @@ pub fn run(args: Args) -> CliResult {
         return Ok(ExitCode::from(1));
     }
     if args.json {
-        // The `?` cells of the rows shown whose family says why nothing is known.
-        let unread: Vec<serde_json::Value> = rows
-            .iter()
-            .copied()
-            .chain(errors.iter().copied())
-            .flat_map(|r| {
-                s.families.iter().filter_map(move |f| {
-                    let why = f.unread_why(&r.id)?;
-                    answer_for(r, &f.id).is_none().then(
-                        || serde_json::json!({"row": r.id, "family": f.id, "answer": "?", "why": why}),
-                    )
-                })
-            })
-            .collect();
+        // The cells of the rows shown whose family says why they know less: a `?` cell's
+        // `unread`, a ranged first release's `unsettled`.
+        let shown: Vec<&SummaryRow> = rows.iter().copied().chain(errors.iter().copied()).collect();
+        type Pick = fn(&SummaryFamily, &SummaryRow) -> Option<serde_json::Value>;
+        let reasons = |pick: Pick| -> Vec<serde_json::Value> {
+            shown
+                .iter()
+                .flat_map(|r| s.families.iter().filter_map(move |f| pick(f, r)))
+                .collect()
+        };
+        let unread = reasons(|f, r| {
+            let why = f.unread_why(&r.id)?;
+            answer_for(r, &f.id).is_none().then(
+                || serde_json::json!({"row": r.id, "family": f.id, "answer": "?", "why": why}),
+            )
+        });
+        let unsettled = reasons(|f, r| {
+            let why = f.unsettled_why(&r.id)?;
+            let since = answer_for(r, &f.id)?.since.as_deref()?;
+            Some(serde_json::json!({"row": r.id, "family": f.id, "since": since, "why": why}))
+        });
         let value = serde_json::json!({
             "query": text,
             "unread": unread,
+            "unsettled": unsettled,
             "families": s.families.iter().map(|f| serde_json::json!({"id": f.id, "title": f.title})).collect::<Vec<_>>(),
             "data": {"from": origin, "data_version": published.data_version},
             "matches": published.rows().filter(|r| rows.iter().any(|m| m.id == r.id)).collect::<Vec<_>>(),

@@ -46,6 +46,11 @@ pub enum Boundary {
 }
 
 impl Boundary {
+    /// Whether the first release is one release (not a range of them, not `≤`).
+    pub fn is_exact(&self) -> bool {
+        matches!(self, Boundary::Exact { .. })
+    }
+
     /// As printed: `2.29`, `13.1–13.2`, `≤15`.
     pub fn text(&self) -> String {
         match self {

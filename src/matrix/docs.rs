@@ -56,6 +56,9 @@
 //! unread:                  # rows no source read here answers: each such `?` cell says why
 //!   - rows: [cases.exec-enoent.libc, cases.chdir-enoent.libc]
 //!     why: "not read here: no readable page gives posix_spawn's ERRORS section"
+//! unsettled:               # rows whose first release stays an interval: each such cell says why
+//!   - rows: [functions.posix_spawnattr_setschedparam]
+//!     why: "not settled here: the first revision of posix_spawn.c was not read"
 //! ```
 //!
 //! A claim with `rows` is one claim applied to every row it lists, so siblings cannot
@@ -82,7 +85,7 @@ use serde::Deserialize;
 use super::citation::Citation;
 use super::error::MatrixError;
 use super::history::{History, Period, Span, StatePeriod, Upper};
-use super::model::{Claim, SharedClaim, State, StateKind, Unread, Value, IGNORED};
+use super::model::{Claim, Reason, SharedClaim, State, StateKind, Value, IGNORED};
 use super::version::{Release, Version};
 use crate::report::{Libc, Platform, Provenance};
 
@@ -226,7 +229,11 @@ pub struct PlatformFile {
     /// Rows with no claim because no source for them can be read from here, with why: the
     /// reason each of their `?` cells prints.
     #[serde(default)]
-    pub unread: Vec<Unread>,
+    pub unread: Vec<Reason>,
+    /// Rows whose first release stays an interval because the family's history cannot
+    /// settle it from here, with why: the reason each such cell prints.
+    #[serde(default)]
+    pub unsettled: Vec<Reason>,
 }
 
 /// One family's checked claims.
@@ -257,6 +264,32 @@ pub struct Docs {
 
 /// The row-id prefixes a claim may name.
 const ROW_PREFIXES: &[&str] = &["functions.", "flags.", "kernel.", "cases.", "perf."];
+
+/// Refuses a family's reasons (`unread` or `unsettled`) that name no rows, whose why does not
+/// start with `words`, or that name a row `misplaced` says does not belong.
+fn check_reasons(
+    path: &Path,
+    field: &str,
+    reasons: &[Reason],
+    words: &str,
+    misplaced: impl Fn(&str) -> Option<String>,
+) -> Result<(), MatrixError> {
+    for (i, u) in reasons.iter().enumerate() {
+        if u.rows.is_empty() || !u.why.starts_with(words) {
+            return Err(claims_error(
+                path,
+                format!(
+                    "{field}[{i}]: needs rows and a why that starts {words:?} \
+                     (what was tried, why it does not answer)"
+                ),
+            ));
+        }
+        if let Some(why) = u.rows.iter().find_map(|r| misplaced(r)) {
+            return Err(claims_error(path, format!("{field}[{i}]: {why}")));
+        }
+    }
+    Ok(())
+}
 
 fn claims_error(path: &Path, message: String) -> MatrixError {
     MatrixError::Claims {
@@ -640,23 +673,19 @@ impl Family {
             }
             history.date(&known);
         }
-        for (i, u) in spec.unread.iter().enumerate() {
-            if u.rows.is_empty() || !u.why.starts_with("not read here: ") {
-                return Err(claims_error(
-                    path,
-                    format!(
-                        "unread[{i}]: needs rows and a why that starts \"not read here: \" \
-                         (what was tried, why it does not answer)"
-                    ),
-                ));
-            }
-            if let Some(row) = u.rows.iter().find(|r| histories.contains_key(r.as_str())) {
-                return Err(claims_error(
-                    path,
-                    format!("unread[{i}]: {row} has claims, so it is not unread"),
-                ));
-            }
-        }
+        let claimed = |row: &str| histories.contains_key(row);
+        check_reasons(path, "unread", &spec.unread, "not read here: ", |row| {
+            claimed(row).then(|| format!("{row} has claims, so it is not unread"))
+        })?;
+        // A range may rest on reports, not claims: the consistency check holds each
+        // `unsettled` row to a ranged cell.
+        check_reasons(
+            path,
+            "unsettled",
+            &spec.unsettled,
+            "not settled here: ",
+            |_| None,
+        )?;
         Ok(Family {
             file: path.to_path_buf(),
             spec,

@@ -407,6 +407,7 @@ fn families_of(docs: &Docs, columns: &[Column]) -> Vec<FamilyInfo> {
             releases: f.known_releases(),
             shared_claims: f.shared_claims().to_vec(),
             unread: f.spec.unread.clone(),
+            unsettled: f.spec.unsettled.clone(),
         })
         .collect();
     families.sort_by_key(|f| family_rank(Some(&f.id)));

@@ -135,7 +135,11 @@ pub struct FamilyInfo {
     /// Rows the family has no answer for, each group with why no source for them can be read
     /// from here: what every such `?` cell says.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unread: Vec<Unread>,
+    pub unread: Vec<Reason>,
+    /// Rows whose first release the family's history cannot settle, each group with why:
+    /// what every such interval cell says.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unsettled: Vec<Reason>,
 }
 
 /// One claim covering several rows: its `id` and the rows it is applied to.
@@ -146,12 +150,12 @@ pub struct SharedClaim {
     pub rows: Vec<String>,
 }
 
-/// Rows a family has no answer for because no source for them can be read from here: what
-/// was tried and why it does not answer, stated once for every row it covers (each of their
-/// cells prints `?` with this reason).
+/// Why a family's cells on some rows know less than a reader wants, stated once for every row
+/// it covers: no source for them can be read from here (`unread`: each prints `?` with it), or
+/// the history cannot settle their first release (`unsettled`: each interval prints it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Unread {
+pub struct Reason {
     pub rows: Vec<String>,
     pub why: String,
 }

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::boundary::{Boundary, Bounds};
 use super::merge::family_rank;
 use super::model::{
-    Cell, Column, Evidence, FamilyInfo, Matrix, Row, SharedClaim, State, StateKind, Unread, Value,
+    Cell, Column, Evidence, FamilyInfo, Matrix, Reason, Row, SharedClaim, State, StateKind, Value,
     IGNORED,
 };
 use super::version::{Release, Version};
@@ -49,17 +49,31 @@ pub struct SummaryFamily {
     /// Rows the family has no answer for because no source can be read from here, with why
     /// (stated once in its platform.yaml; every such `?` cell prints it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unread: Vec<Unread>,
+    pub unread: Vec<Reason>,
+    /// Rows whose first release the family's history cannot settle, with why (stated once in
+    /// its platform.yaml; every such interval cell prints it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unsettled: Vec<Reason>,
 }
 
 impl SummaryFamily {
     /// Why the family has no answer for `row`, when its platform.yaml says.
     pub fn unread_why(&self, row: &str) -> Option<&str> {
-        self.unread
-            .iter()
-            .find(|u| u.rows.iter().any(|r| r == row))
-            .map(|u| u.why.as_str())
+        why_for(&self.unread, row)
     }
+
+    /// Why the family's first release for `row` stays an interval, when its platform.yaml
+    /// says.
+    pub fn unsettled_why(&self, row: &str) -> Option<&str> {
+        why_for(&self.unsettled, row)
+    }
+}
+
+fn why_for<'r>(reasons: &'r [Reason], row: &str) -> Option<&'r str> {
+    reasons
+        .iter()
+        .find(|u| u.rows.iter().any(|r| r == row))
+        .map(|u| u.why.as_str())
 }
 
 /// The id of the published Linux kernel family (`published::kernel`).
@@ -413,7 +427,8 @@ struct Spelling {
     releases: Vec<Version>,
     release_texts: Vec<String>,
     shared_claims: Vec<SharedClaim>,
-    unread: Vec<Unread>,
+    unread: Vec<Reason>,
+    unsettled: Vec<Reason>,
 }
 
 impl Spelling {
@@ -872,6 +887,7 @@ pub fn build(matrix: &Matrix) -> Summary {
                     (place, text, cols)
                 })
                 .collect();
+            let own = matrix.families.iter().find(|f| f.id == id);
             let spelling = Spelling {
                 known: releases
                     .iter()
@@ -893,18 +909,9 @@ pub fn build(matrix: &Matrix) -> Summary {
                     .flat_map(|f| f.releases.clone())
                     .collect(),
                 // An OS the family matches besides its own (`<family>/<os>`) has its own rows.
-                shared_claims: matrix
-                    .families
-                    .iter()
-                    .filter(|f| f.id == id)
-                    .flat_map(|f| f.shared_claims.clone())
-                    .collect(),
-                unread: matrix
-                    .families
-                    .iter()
-                    .filter(|f| f.id == id)
-                    .flat_map(|f| f.unread.clone())
-                    .collect(),
+                shared_claims: own.map(|f| f.shared_claims.clone()).unwrap_or_default(),
+                unread: own.map(|f| f.unread.clone()).unwrap_or_default(),
+                unsettled: own.map(|f| f.unsettled.clone()).unwrap_or_default(),
             };
             (id, title, releases, spelling)
         })
@@ -990,6 +997,7 @@ pub fn build(matrix: &Matrix) -> Summary {
                 known_releases: spelling.release_texts.clone(),
                 shared_claims: spelling.shared_claims.clone(),
                 unread: spelling.unread.clone(),
+                unsettled: spelling.unsettled.clone(),
                 releases: releases
                     .into_iter()
                     .map(|(_, release, cols)| {

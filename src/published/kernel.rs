@@ -212,6 +212,7 @@ impl Kernel {
             known_releases: Vec::new(),
             shared_claims: Vec::new(),
             unread: Vec::new(),
+            unsettled: Vec::new(),
         };
         let rows = self
             .file

@@ -150,7 +150,7 @@ pub fn sandbox(section: &PublishedSection, published: &Published) -> String {
     let titles: Vec<String> = families.iter().map(|f| format!("`{}`", f.title)).collect();
     let _ = writeln!(out, "| | {} |", titles.join(" | "));
     let _ = writeln!(out, "|---|{}", "---|".repeat(families.len()));
-    let mut unread = crate::matrix::render::summary::UnreadMarks::default();
+    let mut unread = crate::matrix::render::summary::ReasonMarks::unread();
     for row in &section.rows {
         let cells: Vec<String> = families
             .iter()

@@ -406,6 +406,7 @@ mod tests {
                     known_releases: Vec::new(),
                     shared_claims: Vec::new(),
                     unread: Vec::new(),
+                    unsettled: Vec::new(),
                 })
                 .collect(),
             sections: Vec::new(),

@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use super::{PublishedAnswer, PublishedRow, PublishedSection};
-use crate::matrix::model::{Cell, Column, Evidence, Matrix, Unread, Value};
+use crate::matrix::model::{Cell, Column, Evidence, Matrix, Reason, Value};
 use crate::matrix::summary::{Answer, ReleaseColumns, Step, SummaryFamily};
 
 /// The section id, and the prefix of its families' ids.
@@ -138,6 +138,7 @@ pub fn section(matrix: &Matrix) -> Option<(Vec<SummaryFamily>, PublishedSection)
                 known_releases: Vec::new(),
                 shared_claims: Vec::new(),
                 unread: unrun(&profiles[profile].1),
+                unsettled: Vec::new(),
             }
         })
         .collect();
@@ -169,7 +170,7 @@ pub fn section(matrix: &Matrix) -> Option<(Vec<SummaryFamily>, PublishedSection)
 /// whole run was under it (Docker's default seccomp profile) has their `auto` and raw-libc
 /// rows and nothing else, since `spawnmatrix probe --sandbox` has no such profile to force a
 /// strategy under.
-fn unrun(cells: &ProfileCells) -> Vec<Unread> {
+fn unrun(cells: &ProfileCells) -> Vec<Reason> {
     let rows: Vec<String> = ROWS
         .iter()
         .filter(|(what, _, _)| !cells.contains_key(*what))
@@ -178,7 +179,7 @@ fn unrun(cells: &ProfileCells) -> Vec<Unread> {
     if rows.is_empty() {
         return Vec::new();
     }
-    vec![Unread {
+    vec![Reason {
         rows,
         why: String::from(
             "not run here: the columns under this profile are containers whose whole run was \

@@ -136,6 +136,42 @@ fn a_question_mark_says_why_nothing_is_known(#[case] text: &str, #[case] row: &s
     );
 }
 
+/// A first release that stays a range says why the history cannot settle it, under the
+/// boundary in text and in JSON's `unsettled` (OpenBSD's platform.yaml).
+#[test]
+fn a_range_says_why_it_is_not_settled() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = run(bin().current_dir(tmp.path()).args(["query", "SETSIGMASK"]));
+    assert!(out.status.success());
+    let text = stdout(&out);
+    let mut lines = text
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("OpenBSD "));
+    let answer = lines
+        .next()
+        .unwrap_or_else(|| panic!("no OpenBSD line in {text}"));
+    assert!(answer.contains("5.2–5.7"), "{answer}");
+    assert!(
+        lines
+            .next()
+            .is_some_and(|l| l.contains("boundary: interval")),
+        "{text}"
+    );
+    let why = lines.next().unwrap_or_default();
+    assert!(why.trim_start().starts_with("not settled here: "), "{text}");
+    let out = run(bin()
+        .current_dir(tmp.path())
+        .args(["query", "--json", "SETSIGMASK"]));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let unsettled = v["unsettled"].as_array().unwrap();
+    assert!(
+        unsettled.iter().any(|u| u["family"] == "openbsd"
+            && u["since"] == "5.2–5.7"
+            && u["why"].as_str().unwrap().starts_with("not settled here: ")),
+        "{unsettled:?}"
+    );
+}
+
 /// A closed stdout (`| head -1`) ends the command quietly, with success: no panic message.
 #[rstest::rstest]
 #[case(&["query", "--json", "setsid"])]

@@ -8,12 +8,14 @@
 //! - `claims`: rows that rest on one claim or one source, against each other.
 //! - `notes`: notes against the cells of their family.
 //! - `unknown`: `?` cells against the reasons their family states.
+//! - `unsettled`: ranged first releases against the reasons their family states.
 
 mod boundaries;
 mod claims;
 mod errors;
 mod notes;
 mod unknown;
+mod unsettled;
 
 use super::model::Value;
 use super::summary::{Answer, Summary, SummaryRow};
@@ -54,6 +56,11 @@ pub enum Check {
     UnknownWithoutReason,
     /// A family's reason for `?` naming a row it answers.
     UnreadButAnswered,
+    /// A first release printed as a range or `≤` whose family does not say why its history
+    /// cannot settle it.
+    RangeWithoutReason,
+    /// A family's reason for a range naming a row whose first release is exact (or absent).
+    UnsettledButExact,
 }
 
 /// One contradiction, with where it is and why.
@@ -83,6 +90,7 @@ pub fn check(s: &Summary) -> Vec<Problem> {
     claims::check(s, &mut out);
     notes::check(s, &mut out);
     unknown::check(s, &mut out);
+    unsettled::check(s, &mut out);
     out.sort_by(|a, b| (a.check, &a.family, &a.row).cmp(&(b.check, &b.family, &b.row)));
     out.dedup();
     out

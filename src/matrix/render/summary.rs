@@ -96,18 +96,37 @@ fn state_note(n: usize, family: &str, row: &str, state: &State) -> String {
     )
 }
 
-/// The reasons of a table's `?` cells: each family's `unread` reason once, as `[?k]`, with
-/// the labels of the rows that point to it.
-#[derive(Default)]
-pub struct UnreadMarks {
+/// The reasons a table's cells give once below it, each as `[?k]` (a `?` cell's `unread`) or
+/// `[~k]` (an interval's `unsettled`), with the labels of the rows that point to it.
+pub struct ReasonMarks {
+    sign: char,
+    why: for<'f> fn(&'f SummaryFamily, &str) -> Option<&'f str>,
     marks: Vec<(String, String, Vec<String>)>,
 }
 
-impl UnreadMarks {
-    /// `[?k]` for a cell of `family` with no answer on row `id` (shown as `label`), when the
+impl ReasonMarks {
+    /// Why cells with no answer print `?`: their family's `unread`.
+    pub fn unread() -> ReasonMarks {
+        ReasonMarks {
+            sign: '?',
+            why: SummaryFamily::unread_why,
+            marks: Vec::new(),
+        }
+    }
+
+    /// Why a first release stays an interval: the family's `unsettled`.
+    pub fn unsettled() -> ReasonMarks {
+        ReasonMarks {
+            sign: '~',
+            why: SummaryFamily::unsettled_why,
+            marks: Vec::new(),
+        }
+    }
+
+    /// `[?k]` (or `[~k]`) for a cell of `family` on row `id` (shown as `label`), when the
     /// family says why.
     pub fn mark(&mut self, family: &SummaryFamily, id: &str, label: &str) -> Option<String> {
-        let why = family.unread_why(id)?;
+        let why = (self.why)(family, id)?;
         let k = match self
             .marks
             .iter()
@@ -121,7 +140,7 @@ impl UnreadMarks {
             }
         };
         self.marks[k].2.push(format!("`{label}`"));
-        Some(format!("[?{}]", k + 1))
+        Some(format!("[{}{}]", self.sign, k + 1))
     }
 
     /// One line per reason: `- [?1] Solaris (`exec-enoent`, ...): not read here: ...`.
@@ -130,7 +149,12 @@ impl UnreadMarks {
             .iter()
             .enumerate()
             .map(|(k, (family, why, rows))| {
-                format!("- [?{}] {family} ({}): {why}", k + 1, rows.join(", "))
+                format!(
+                    "- [{}{}] {family} ({}): {why}",
+                    self.sign,
+                    k + 1,
+                    rows.join(", ")
+                )
             })
             .collect()
     }
@@ -159,7 +183,8 @@ pub fn markdown(s: &Summary) -> String {
          in every release read, which the parentheses give; `no addfchdir (8.3–15.1)`: the case\n\
          could not run, the function it calls is absent there; `… through 2.43; ? from 2.44`:\n\
          known through 2.43, and 2.44 changed a function the case calls; `?`: nothing known;\n\
-         `? not read here [?n]`: no source for it can be read from here, why below the table.\n\
+         `? not read here [?n]`: no source for it can be read from here, why below the table;\n\
+         `[~n]` after a range: the history cannot settle the first release, why below the table.\n\
          Letters: every evidence for the value and its start, R run, L link, D doc (with\n\
          source); `!`: the evidence disagrees (see the full tables). `· deprecated since 26\n\
          [n]`, `· known bug [n]`, `· needs _GNU_SOURCE [n]`, `· stub, every call fails with\n\
@@ -175,7 +200,8 @@ pub fn markdown(s: &Summary) -> String {
         let _ = writeln!(out, "| {} | {} |", section.id, titles.join(" | "));
         let _ = writeln!(out, "|---|{}", "---|".repeat(titles.len()));
         let mut notes = Vec::new();
-        let mut unread = UnreadMarks::default();
+        let mut unread = ReasonMarks::unread();
+        let mut unsettled = ReasonMarks::unsettled();
         for row in &section.rows {
             let cells: Vec<String> = s
                 .families
@@ -190,6 +216,15 @@ pub fn markdown(s: &Summary) -> String {
                     {
                         text = format!("? not read here {mark}");
                     }
+                    let ranged = a
+                        .and_then(|a| a.boundary.as_ref())
+                        .is_some_and(|b| !b.is_exact());
+                    if let Some(mark) = ranged
+                        .then(|| unsettled.mark(f, &row.id, &row.label))
+                        .flatten()
+                    {
+                        text = format!("{text} {mark}");
+                    }
                     escape(&text)
                 })
                 .collect();
@@ -201,10 +236,10 @@ pub fn markdown(s: &Summary) -> String {
                 let _ = writeln!(out, "{}", escape(&state_note(*n, family, row, state)));
             }
         }
-        let unread = unread.lines();
-        if !unread.is_empty() {
+        let reasons = [unread.lines(), unsettled.lines()].concat();
+        if !reasons.is_empty() {
             out.push('\n');
-            for line in unread {
+            for line in reasons {
                 let _ = writeln!(out, "{}", escape(&line));
             }
         }

@@ -326,6 +326,14 @@ fn siblings_of_one_claim_answer_alike() {
     "starts \"not read here: \""
 )]
 #[case::no_rows("unread:\n  - rows: []\n    why: \"not read here: x\"\n", "needs rows")]
+#[case::unsettled_why_without_its_words(
+    "unsettled:\n  - rows: [functions.posix_spawn]\n    why: no history\n",
+    "starts \"not settled here: \""
+)]
+#[case::unsettled_no_rows(
+    "unsettled:\n  - rows: []\n    why: \"not settled here: x\"\n",
+    "unsettled[0]: needs rows"
+)]
 fn bad_unread_reasons_do_not_load(#[case] unread: &str, #[case] why: &str) {
     let err = family(&format!("{MUSL_YAML}{unread}"))
         .unwrap_err()
