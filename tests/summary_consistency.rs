@@ -341,36 +341,6 @@ fn a_question_mark_says_why_or_fails(
     assert_eq!(got, [check]);
 }
 
-/// Every `?` cell of the committed table has its family's reason (the planted case above
-/// shows the check failing without one), and the named cells print it.
-#[rstest::rstest]
-#[case("solaris", "cases.exec-enoent.libc", "no ERRORS section")]
-#[case("solaris", "functions.posix_spawnattr_setexecfd_np", "function set")]
-#[case(
-    "illumos-gate",
-    "cases.fchdir-add-negative-fd.libc",
-    "spawn.c from 2025 on"
-)]
-#[case("sandbox/docker-default", "sandbox.forced.clone3", "not run here")]
-fn the_question_marks_say_why(#[case] family: &str, #[case] row: &str, #[case] words: &str) {
-    let s = summary(committed_json());
-    let f = s.families.iter().find(|f| f.id == family).unwrap();
-    let why = f
-        .unread_why(row)
-        .unwrap_or_else(|| panic!("{family} {row}: no reason"));
-    assert!(why.contains(words), "{why}");
-    let answered = s
-        .sections
-        .iter()
-        .flat_map(|sec| &sec.rows)
-        .filter(|r| r.id == row)
-        .any(|r| r.answers.iter().any(|a| a.family == family));
-    assert!(!answered, "{family} {row} has an answer now");
-    let md = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/SUMMARY.md"))
-        .unwrap();
-    assert!(md.contains(why), "docs/SUMMARY.md does not print {why:?}");
-}
-
 /// A first release that stays a range says why the history cannot settle it (issue 29, item
 /// 5): dropping OpenBSD's or FreeBSD's stated reason leaves the range without one, and a
 /// reason naming a row with an exact first release (or none) is stale.
@@ -409,39 +379,94 @@ fn a_range_says_why_or_fails(#[case] family: &str, #[case] row: &str, #[case] ch
     assert_eq!(got, [check]);
 }
 
-/// Every range of the committed table has its family's reason (the planted cases above show
-/// the check failing without one), and the named cells print it: in docs/SUMMARY.md below
-/// the table, and in `query`'s text under the boundary.
+/// Which of a family's reasons a cell gives: `unread` (`?`) or `unsettled` (a range).
+#[derive(Debug, Clone, Copy)]
+enum Said {
+    Unread,
+    Unsettled,
+}
+
+/// Every `?` cell and every range of the committed table has its family's reason (the
+/// planted cases above show the checks failing without one), the cell is still what the
+/// reason is for, and docs/SUMMARY.md prints it below the table.
 #[rstest::rstest]
-#[case("openbsd", "cases.exec-enoent.libc", "rev 1.1 (the 5.2 import)")]
-#[case("netbsd", "cases.fa-close-not-open.libc", "kern_exec.c")]
+#[case(Said::Unread, "solaris", "cases.exec-enoent.libc", "no ERRORS section")]
 #[case(
+    Said::Unread,
+    "solaris",
+    "functions.posix_spawnattr_setexecfd_np",
+    "function set"
+)]
+#[case(
+    Said::Unread,
+    "illumos-gate",
+    "cases.fchdir-add-negative-fd.libc",
+    "spawn.c from 2025 on"
+)]
+#[case(
+    Said::Unread,
+    "sandbox/docker-default",
+    "sandbox.forced.clone3",
+    "not run here"
+)]
+#[case(
+    Said::Unsettled,
+    "openbsd",
+    "cases.exec-enoent.libc",
+    "rev 1.1 (the 5.2 import)"
+)]
+#[case(
+    Said::Unsettled,
+    "netbsd",
+    "cases.fa-close-not-open.libc",
+    "kern_exec.c"
+)]
+#[case(
+    Said::Unsettled,
     "illumos-gate",
     "functions.posix_spawn_file_actions_addchdir_np",
     "no commit log"
 )]
 #[case(
+    Said::Unsettled,
     "freebsd",
     "functions.posix_spawn_file_actions_addchdir_np",
     "releng/13.1"
 )]
-#[case("solaris", "flags.POSIX_SPAWN_SETSID", "closed source")]
-fn the_ranges_say_why(#[case] family: &str, #[case] row: &str, #[case] words: &str) {
+#[case(
+    Said::Unsettled,
+    "solaris",
+    "flags.POSIX_SPAWN_SETSID",
+    "closed source"
+)]
+fn the_reasons_are_printed(
+    #[case] said: Said,
+    #[case] family: &str,
+    #[case] row: &str,
+    #[case] words: &str,
+) {
     let s = summary(committed_json());
     let f = s.families.iter().find(|f| f.id == family).unwrap();
-    let why = f
-        .unsettled_why(row)
-        .unwrap_or_else(|| panic!("{family} {row}: no reason"));
+    let why = match said {
+        Said::Unread => f.unread_why(row),
+        Said::Unsettled => f.unsettled_why(row),
+    }
+    .unwrap_or_else(|| panic!("{family} {row}: no reason"));
     assert!(why.contains(words), "{why}");
-    let ranged = s
+    let answer = s
         .sections
         .iter()
         .flat_map(|sec| &sec.rows)
         .filter(|r| r.id == row)
         .flat_map(|r| &r.answers)
-        .filter(|a| a.family == family)
-        .any(|a| a.boundary.as_ref().is_some_and(|b| !b.is_exact()));
-    assert!(ranged, "{family} {row} is no longer a range");
+        .find(|a| a.family == family);
+    let ranged = answer
+        .and_then(|a| a.boundary.as_ref())
+        .is_some_and(|b| !b.is_exact());
+    match said {
+        Said::Unread => assert!(answer.is_none(), "{family} {row} has an answer now"),
+        Said::Unsettled => assert!(ranged, "{family} {row} is no longer a range"),
+    }
     let md = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/SUMMARY.md"))
         .unwrap();
     assert!(md.contains(why), "docs/SUMMARY.md does not print {why:?}");
