@@ -446,7 +446,7 @@ fn the_reasons_are_printed(
     #[case] words: &str,
 ) {
     let s = summary(committed_json());
-    let f = s.families.iter().find(|f| f.id == family).unwrap();
+    let f = s.family(family).unwrap();
     let why = match said {
         Said::Unread => f.unread_why(row),
         Said::Unsettled => f.unsettled_why(row),
@@ -454,15 +454,11 @@ fn the_reasons_are_printed(
     .unwrap_or_else(|| panic!("{family} {row}: no reason"));
     assert!(why.contains(words), "{why}");
     let answer = s
-        .sections
-        .iter()
-        .flat_map(|sec| &sec.rows)
+        .rows()
         .filter(|r| r.id == row)
         .flat_map(|r| &r.answers)
         .find(|a| a.family == family);
-    let ranged = answer
-        .and_then(|a| a.boundary.as_ref())
-        .is_some_and(|b| !b.is_exact());
+    let ranged = answer.and_then(|a| a.range()).is_some();
     match said {
         Said::Unread => assert!(answer.is_none(), "{family} {row} has an answer now"),
         Said::Unsettled => assert!(ranged, "{family} {row} is no longer a range"),

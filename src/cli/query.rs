@@ -156,11 +156,7 @@ fn row_text(s: &Summary, row: &SummaryRow, history: bool, known_only: bool, out:
         let _ = writeln!(out, "{}", line.trim_end());
         let pad = " ".repeat(width + 4);
         // An exact boundary says all in its number; the others say what bounds them.
-        if let Some(b) = a
-            .boundary
-            .as_ref()
-            .filter(|b| !matches!(b, Boundary::Exact { .. }))
-        {
+        if let Some(b) = a.range() {
             let _ = writeln!(out, "{pad}boundary: {}", boundary_words(b));
             if let Some(why) = f.unsettled_why(&row.id) {
                 let _ = writeln!(out, "{pad}  {why}");

@@ -173,6 +173,14 @@ pub struct Answer {
     pub history: Vec<Step>,
 }
 
+impl Answer {
+    /// The first release when it is a range or `≤` rather than one release: what the
+    /// family's `unsettled` says why of.
+    pub fn range(&self) -> Option<&Boundary> {
+        self.boundary.as_ref().filter(|b| !b.is_exact())
+    }
+}
+
 /// One release's merged cell.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Step {
@@ -426,9 +434,6 @@ struct Spelling {
     /// The family's real releases (`FamilyInfo::releases`), for "the release after".
     releases: Vec<Version>,
     release_texts: Vec<String>,
-    shared_claims: Vec<SharedClaim>,
-    unread: Vec<Reason>,
-    unsettled: Vec<Reason>,
 }
 
 impl Spelling {
@@ -887,7 +892,6 @@ pub fn build(matrix: &Matrix) -> Summary {
                     (place, text, cols)
                 })
                 .collect();
-            let own = matrix.families.iter().find(|f| f.id == id);
             let spelling = Spelling {
                 known: releases
                     .iter()
@@ -908,10 +912,6 @@ pub fn build(matrix: &Matrix) -> Summary {
                     .filter(|f| Some(&f.id) == family.as_ref())
                     .flat_map(|f| f.releases.clone())
                     .collect(),
-                // An OS the family matches besides its own (`<family>/<os>`) has its own rows.
-                shared_claims: own.map(|f| f.shared_claims.clone()).unwrap_or_default(),
-                unread: own.map(|f| f.unread.clone()).unwrap_or_default(),
-                unsettled: own.map(|f| f.unsettled.clone()).unwrap_or_default(),
             };
             (id, title, releases, spelling)
         })
@@ -991,25 +991,31 @@ pub fn build(matrix: &Matrix) -> Summary {
     Summary {
         families: families
             .into_iter()
-            .map(|(id, title, releases, spelling)| SummaryFamily {
-                id,
-                title,
-                known_releases: spelling.release_texts.clone(),
-                shared_claims: spelling.shared_claims.clone(),
-                unread: spelling.unread.clone(),
-                unsettled: spelling.unsettled.clone(),
-                releases: releases
-                    .into_iter()
-                    .map(|(_, release, cols)| {
-                        let mut evidence: Vec<Evidence> = cols.iter().map(|c| c.evidence).collect();
-                        evidence.dedup();
-                        ReleaseColumns {
-                            release,
-                            columns: cols.iter().map(|c| c.key.clone()).collect(),
-                            evidence,
-                        }
-                    })
-                    .collect(),
+            .map(|(id, title, releases, spelling)| {
+                // An OS the family matches besides its own (`<family>/<os>`) has its own
+                // rows, so its claims and reasons are looked up by its own id.
+                let own = matrix.families.iter().find(|f| f.id == id);
+                SummaryFamily {
+                    id,
+                    title,
+                    known_releases: spelling.release_texts.clone(),
+                    shared_claims: own.map(|f| f.shared_claims.clone()).unwrap_or_default(),
+                    unread: own.map(|f| f.unread.clone()).unwrap_or_default(),
+                    unsettled: own.map(|f| f.unsettled.clone()).unwrap_or_default(),
+                    releases: releases
+                        .into_iter()
+                        .map(|(_, release, cols)| {
+                            let mut evidence: Vec<Evidence> =
+                                cols.iter().map(|c| c.evidence).collect();
+                            evidence.dedup();
+                            ReleaseColumns {
+                                release,
+                                columns: cols.iter().map(|c| c.key.clone()).collect(),
+                                evidence,
+                            }
+                        })
+                        .collect(),
+                }
             })
             .collect(),
         sections,

@@ -6,7 +6,7 @@ use super::{problem, Check, Problem};
 use crate::matrix::summary::{has_cell, Summary};
 
 pub(super) fn check(s: &Summary, out: &mut Vec<Problem>) {
-    for row in s.sections.iter().flat_map(|sec| &sec.rows) {
+    for row in s.rows() {
         for f in s.families.iter().filter(|f| has_cell(&f.id, &row.id)) {
             let answered = row.answers.iter().any(|a| a.family == f.id);
             match (answered, f.unread_why(&row.id)) {

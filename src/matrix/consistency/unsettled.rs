@@ -4,18 +4,14 @@
 //! item 5).
 
 use super::{problem, Check, Problem};
-use crate::matrix::summary::Summary;
+use crate::matrix::summary::{Answer, Summary};
 
 pub(super) fn check(s: &Summary, out: &mut Vec<Problem>) {
-    for row in s.sections.iter().flat_map(|sec| &sec.rows) {
+    for row in s.rows() {
         for f in &s.families {
-            let boundary = row
-                .answers
-                .iter()
-                .find(|a| a.family == f.id)
-                .and_then(|a| a.boundary.as_ref());
-            let ranged = boundary.filter(|b| !b.is_exact());
-            match (ranged, f.unsettled_why(&row.id)) {
+            let answer = row.answers.iter().find(|a| a.family == f.id);
+            let boundary = answer.and_then(|a| a.boundary.as_ref());
+            match (answer.and_then(Answer::range), f.unsettled_why(&row.id)) {
                 (Some(b), None) => out.push(problem(
                     Check::RangeWithoutReason,
                     &f.id,

@@ -216,9 +216,7 @@ pub fn markdown(s: &Summary) -> String {
                     {
                         text = format!("? not read here {mark}");
                     }
-                    let ranged = a
-                        .and_then(|a| a.boundary.as_ref())
-                        .is_some_and(|b| !b.is_exact());
+                    let ranged = a.and_then(Answer::range).is_some();
                     if let Some(mark) = ranged
                         .then(|| unsettled.mark(f, &row.id, &row.label))
                         .flatten()
