@@ -622,7 +622,7 @@
 /* PIDFD_SPAWNP: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */
 #define SPAWNMATRIX_HAVE_PIDFD_SPAWNP 0
 #define SPAWNMATRIX_KNOWN_PIDFD_SPAWNP (SPAWNMATRIX_VERSION >= 1001000000 && SPAWNMATRIX_VERSION < 1101000000)
-/* POSIX_SPAWN: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 LD, 11.0 LD; sources: NB-WIKI (https://wiki.netbsd.org/projects/project/pkgsrc_spawn_support/) */
+/* POSIX_SPAWN: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 LD, 11.0 LD; sources: NB-SPAWN-6 (https://wiki.netbsd.org/projects/project/pkgsrc_spawn_support/; https://github.com/NetBSD/src/blob/01298e0dd111a0b73201d798b224753c99236ccb/lib/libc/gen/posix_spawn.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 600000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWN (SPAWNMATRIX_VERSION >= 600000000)
 /* POSIX_SPAWN_FILE_ACTIONS_ADDCHDIR: summary `10.0`; evidence no: 9.3 D; yes: 10.0 D, 10.1 LD, 11.0 LD; sources: NB-MAN (https://nxr.netbsd.org/xref/src/lib/libc/gen/posix_spawn_file_actions_addchdir.3; https://github.com/coreutils/gnulib/blob/1c9494d7b9d2fa2438249c405bcfd1cb3db17b6b/doc/posix-functions/posix_spawn_file_actions_addchdir.texi#L16-L17) */
@@ -658,7 +658,7 @@
 /* POSIX_SPAWNATTR_SETSCHEDPOLICY: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 LD, 11.0 LD; sources: NB-ATTR (https://github.com/NetBSD/src/blob/9f25a2cda563759bdbd8a791bccc6f6b3b4798bf/lib/libc/gen/posix_spawn_sched.c; https://github.com/NetBSD/src/blob/0054eaa6360cd8276ac0cdfec615d9f0e5dabd5c/sys/kern/kern_exec.c) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 600000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNATTR_SETSCHEDPOLICY (SPAWNMATRIX_VERSION >= 600000000)
-/* POSIX_SPAWNP: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 LD, 11.0 LD; sources: NB-WIKI (https://wiki.netbsd.org/projects/project/pkgsrc_spawn_support/) */
+/* POSIX_SPAWNP: summary `6.0`; evidence yes: 9.3 D, 10.0 D, 10.1 LD, 11.0 LD; sources: NB-SPAWN-6 (https://wiki.netbsd.org/projects/project/pkgsrc_spawn_support/; https://github.com/NetBSD/src/blob/01298e0dd111a0b73201d798b224753c99236ccb/lib/libc/gen/posix_spawn.3) */
 #define SPAWNMATRIX_HAVE_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 600000000)
 #define SPAWNMATRIX_KNOWN_POSIX_SPAWNP (SPAWNMATRIX_VERSION >= 600000000)
 /* POSIX_SPAWN_CLOEXEC_DEFAULT: summary `no (10.1–11.0)`; evidence no: 10.1 L, 11.0 L */

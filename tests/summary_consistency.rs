@@ -468,9 +468,43 @@ fn the_reasons_are_printed(
     assert!(md.contains(why), "docs/SUMMARY.md does not print {why:?}");
 }
 
+/// A documented cell whose sources do not name its row fails (issue 29's weak citations):
+/// each case puts a source text back on a cell in place of what it cites now.
+#[rstest::rstest]
+#[case::a_note_about_another_function(
+    "solaris",
+    "functions.posix_spawnp",
+    "GNULIB-PS: gnulib: posix_spawn is missing on Solaris 9 (https://example.org)"
+)]
+#[case::a_man_page_dating_a_different_function(
+    "freebsd",
+    "functions.posix_spawnp",
+    "FB-MAN-POSIX_SPAWN: posix_spawn(3) in the 8.3 release tree: HISTORY 'first appeared in FreeBSD 8.0'"
+)]
+#[case::a_no_whose_source_lists_other_names(
+    "linux-musl",
+    "functions.pidfd_spawn",
+    "MUSL-SRC: <spawn.h> after 1.2.5: no closefrom, tcsetpgrp or cgroup function"
+)]
+#[case::a_no_flag_from_a_partial_list(
+    "cygwin",
+    "flags.POSIX_SPAWN_USEVFORK",
+    "CYG-H-FLAGS: <spawn.h> defines RESETIDS and SETPGROUP"
+)]
+fn a_citation_that_does_not_name_its_row_fails(
+    #[case] family: &str,
+    #[case] row: &str,
+    #[case] source: &str,
+) {
+    let checks = planted(family, row, |v| {
+        answer(v, row, family)["sources"] = json!([source]);
+    });
+    assert_eq!(checks, [Check::CitationMissesRow], "{family} {row}");
+}
+
 /// `spawnmatrix publish --check` refuses a `targets/` whose summary breaks a check: a copy of
-/// the committed targets/ with the FreeBSD SETSID note planted back, and one with an error
-/// value claimed before its function.
+/// the committed targets/ with the FreeBSD SETSID note planted back, one with an error value
+/// claimed before its function, and one with NetBSD's old note that names no function.
 #[rstest::rstest]
 #[case(
     "freebsd",
@@ -483,6 +517,12 @@ fn the_reasons_are_printed(
     "  - row: cases.fchdir-add-negative-fd.libc\n    value: add:EBADF\n    from: \"13.2\"\n",
     "  - row: cases.fchdir-add-negative-fd.libc\n    value: add:EBADF\n    from: \"8.3\"\n    through: \"13.0\"\n    source: FB-8.3-SRC\n  - row: cases.fchdir-add-negative-fd.libc\n    value: add:EBADF\n    from: \"13.2\"\n",
     "ErrorBeforeFunction: freebsd cases.fchdir-add-negative-fd.libc"
+)]
+#[case(
+    "netbsd",
+    "    note: \"NetBSD's wiki: 'NetBSD posix_spawn support was implemented in GSoC 2011, it is included in NetBSD 6.0'; posix_spawn(3) (rev 1.3.4.1), the page of posix_spawn and posix_spawnp, HISTORY: the library parts were ported and a kernel implementation of posix_spawn added for NetBSD 6.0\"\n",
+    "    note: \"'included in NetBSD 6.0'\"\n",
+    "CitationMissesRow: netbsd functions.posix_spawnp"
 )]
 fn publish_refuses_a_table_that_breaks_a_check(
     #[case] family: &str,

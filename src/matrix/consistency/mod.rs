@@ -9,8 +9,10 @@
 //! - `notes`: notes against the cells of their family.
 //! - `unknown`: `?` cells against the reasons their family states.
 //! - `unsettled`: ranged first releases against the reasons their family states.
+//! - `citations`: documented function and flag cells against the sources they cite.
 
 mod boundaries;
+mod citations;
 mod claims;
 mod errors;
 mod notes;
@@ -61,6 +63,9 @@ pub enum Check {
     RangeWithoutReason,
     /// A family's reason for a range naming a row whose first release is exact (or absent).
     UnsettledButExact,
+    /// A documented function or flag cell none of whose sources names its row (or a group
+    /// that includes it, or, for `no`, a complete list it is missing from).
+    CitationMissesRow,
 }
 
 /// One contradiction, with where it is and why.
@@ -91,6 +96,7 @@ pub fn check(s: &Summary) -> Vec<Problem> {
     notes::check(s, &mut out);
     unknown::check(s, &mut out);
     unsettled::check(s, &mut out);
+    citations::check(s, &mut out);
     out.sort_by(|a, b| (a.check, &a.family, &a.row).cmp(&(b.check, &b.family, &b.row)));
     out.dedup();
     out
