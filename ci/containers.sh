@@ -4,7 +4,7 @@
 # Linux jobs and .ci/run call it through ci/linux-column.sh (containers only).
 #
 #   ci/containers.sh [--out DIR] [--cache DIR] [--pull] [--no-containers] [--no-musl] [--no-i686] [--no-cases]
-#                    [--bench SIZES | --no-bench] [--images-only] [COLUMN...]
+#                    [--bench SIZES | --no-bench] [--images-only] [--dev] [COLUMN...]
 #
 # COLUMN is a Debian suite (bullseye bookworm trixie sid; default all four) or, with --pull,
 # `alpine`. Without --pull there is no registry: each Debian image is a debootstrap root with
@@ -25,6 +25,8 @@
 # mirror comes from this machine's apt sources ($SPAWNMATRIX_MIRROR overrides). The engine is
 # podman (with runc) or docker, whichever works first; $SPAWNMATRIX_ENGINE picks one. Anything
 # that cannot run is skipped with the reason, and the exit status is non-zero if a column failed.
+# --dev builds the host columns in cargo's dev profile: minutes faster, for a check of the build
+# and of the report's shape (.ci/run); its bench figures are a debug build's, so it needs --out.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -50,6 +52,7 @@ cases_flag=()
 bench_flag=(--bench "$ci_bench_sizes")
 suites=()
 images_only=0
+profile=release
 while [ $# -gt 0 ]; do
   case $1 in
     --out) out=$2; shift 2 ;;
@@ -62,7 +65,8 @@ while [ $# -gt 0 ]; do
     --bench) bench_flag=(--bench "$2"); shift 2 ;;
     --no-bench) bench_flag=(); shift ;;
     --images-only) images_only=1; shift ;;
-    -h|--help) sed -n '2,24p' "$0"; exit 0 ;;
+    --dev) profile=dev; shift ;;
+    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
     -*) echo "containers.sh: unknown option $1" >&2; exit 2 ;;
     *) suites+=("$1"); shift ;;
   esac
@@ -77,6 +81,13 @@ for s in "${suites[@]}"; do
 done
 if [ -z "$cache" ]; then
   if [ "$(id -u)" = 0 ]; then cache=/var/cache/spawnmatrix; else cache=$HOME/.cache/spawnmatrix; fi
+fi
+# cargo names the dev profile's folder debug.
+profile_dir=$profile
+[ "$profile" = release ] || profile_dir=debug
+if [ "$profile" = dev ] && [ "$out" = targets/reports ]; then
+  echo "containers.sh: --dev needs --out: a debug build's bench figures do not belong in targets/reports" >&2
+  exit 2
 fi
 mkdir -p "$out" "$cache/roots"
 out=$(cd "$out" && pwd)
@@ -286,13 +297,13 @@ run_column() { # column
 
 # --- musl on the host ----------------------------------------------------------------------
 
-musl_rust_bin=$target_dir/x86_64-unknown-linux-musl/release/spawnmatrix
+musl_rust_bin=$target_dir/x86_64-unknown-linux-musl/$profile_dir/spawnmatrix
 musl_debian_dir=$target_dir/debian-musl
-musl_debian_bin=$musl_debian_dir/x86_64-unknown-linux-musl/release/spawnmatrix
+musl_debian_bin=$musl_debian_dir/x86_64-unknown-linux-musl/$profile_dir/spawnmatrix
 
 build_musl_rust() {
-  log "build: cargo build --release --target x86_64-unknown-linux-musl (Rust's bundled musl)"
-  cargo build --quiet --release --target x86_64-unknown-linux-musl --bin spawnmatrix \
+  log "build: cargo build --profile $profile --target x86_64-unknown-linux-musl (Rust's bundled musl)"
+  cargo build --quiet --profile "$profile" --target x86_64-unknown-linux-musl --bin spawnmatrix \
     || { fail "musl (Rust) build failed"; return 1; }
 }
 
@@ -311,14 +322,14 @@ build_musl_debian() {
   CARGO_TARGET_DIR=$musl_debian_dir \
   CC_x86_64_unknown_linux_musl=musl-gcc \
   RUSTFLAGS="-C target-feature=+crt-static -C link-self-contained=no -C linker=musl-gcc -C relocation-model=static -L native=$musl_debian_dir/native" \
-    cargo build --quiet --release --target x86_64-unknown-linux-musl --bin spawnmatrix \
+    cargo build --quiet --profile "$profile" --target x86_64-unknown-linux-musl --bin spawnmatrix \
     || { fail "musl (Debian) build failed"; return 1; }
 }
 
 # The i686 targets, natively (an x86_64 kernel runs 32-bit programs): glibc dynamic, musl static.
 build_i686() { # triple
-  log "build: cargo build --release --target $1"
-  cargo build --quiet --release --target "$1" --bin spawnmatrix || { fail "$1 build failed"; return 1; }
+  log "build: cargo build --profile $profile --target $1"
+  cargo build --quiet --profile "$profile" --target "$1" --bin spawnmatrix || { fail "$1 build failed"; return 1; }
 }
 
 run_native() { # name binary description static|dynamic
@@ -389,11 +400,11 @@ if [ $musl = 1 ]; then
 fi
 if [ $i686 = 1 ]; then
   if build_i686 i686-unknown-linux-gnu; then
-    run_native i686-linux-gnu "$target_dir/i686-unknown-linux-gnu/release/spawnmatrix" \
+    run_native i686-linux-gnu "$target_dir/i686-unknown-linux-gnu/$profile_dir/spawnmatrix" \
       "i686 (32-bit) on the x86_64 kernel; glibc $(dpkg-query -W -f '${Version}' libc6-i386 2>/dev/null) from libc6-i386" dynamic
   fi
   if build_i686 i686-unknown-linux-musl; then
-    run_native i686-linux-musl "$target_dir/i686-unknown-linux-musl/release/spawnmatrix" \
+    run_native i686-linux-musl "$target_dir/i686-unknown-linux-musl/$profile_dir/spawnmatrix" \
       "i686 (32-bit) on the x86_64 kernel; Rust's bundled musl, static" static
   fi
 fi

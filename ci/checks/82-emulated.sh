@@ -13,8 +13,13 @@
 # Measured here (2 cores shared with other builds): boot + run 198 s (aarch64) and 260 s
 # (armhf); the selected test builds from scratch took 7.4 min (aarch64, with the host build
 # scripts) and 5 min (armhf) under a load average of ~15, 31 s and 48 s when incremental.
+#
+# No probe here (--no-probe): the conformance binary runs the same cases against the same
+# expectations, and the probe repeated them for 105 s (aarch64) and 136 s (armhf). Its report
+# schema is checked on the kernel guests (83-kernels); the stored arm reports come from
+# `bash ci/emulate.sh --save`.
 emulate_out=$(mktemp -d)
-bash ci/emulate.sh --out "$emulate_out" \
+bash ci/emulate.sh --out "$emulate_out" --no-probe \
   --tests spawn,conformance,lib-spawnmatrix_spawn,std_parity,beyond_std \
   aarch64 armhf
 # A smoke on the other guests, spawn tests only and no probe (their full runs are stored
@@ -29,4 +34,3 @@ if [ -n "$smoke" ]; then
   # shellcheck disable=SC2086 # a list of guest names
   bash ci/emulate.sh --out "$emulate_out" --tests spawn --no-probe --timeout 900 $smoke
 fi
-check-jsonschema --schemafile schema/report.v1.schema.json "$emulate_out"/*/files/*.json
