@@ -28,8 +28,10 @@ checked: "2026-11-30"
 sources:
   H:
     cite: bminor/musl@2cee45762a1e69444cd711a1a8112a401540081a:include/spawn.h:1
+    note: "<spawn.h>: posix_spawn, RESETIDS, SETSID, addchdir_np and addfchdir; the whole <spawn.h>"
   SCHED:
     cite: bminor/musl@2cee45762a1e69444cd711a1a8112a401540081a:src/process/posix_spawnattr_sched.c:1
+    note: posix_spawnattr_{get,set}sched{param,policy} return ENOSYS
 claims:
   - row: functions.posix_spawn
     since: "0.7.11"
