@@ -12,7 +12,7 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::time::Duration;
 
 use rstest::rstest;
-use std::os::unix::process::ExitStatusExt as _;
+use std::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 
 use spawnmatrix_spawn::os::unix::process::{CommandExt as _, ExitStatusExt as _};
 use spawnmatrix_spawn::{Child, Command, Strategy};
@@ -270,4 +270,179 @@ fn kill_on_parent_death_is_refused_by_exec() {
         .kill_on_parent_death(true)
         .exec();
     assert_eq!(err.kind(), io::ErrorKind::Unsupported, "{err}");
+}
+
+/// The environment variable that makes a re-executed copy the parent of a child that execs a
+/// set-user-ID program: `strategy:nnp:program`.
+const SETUID_PARENT: &str = "SPAWNMATRIX_KILL_ON_PARENT_DEATH_SETUID_PARENT";
+
+/// The parent, in a re-executed copy started as nobody: spawns `program 60` with the option,
+/// prints its pid, and waits to be killed.
+fn be_the_setuid_parent(spec: &str) {
+    let mut parts = spec.splitn(3, ':');
+    let (strategy, nnp, program) = (
+        strategy_named(parts.next().expect("strategy")),
+        parts.next() == Some("true"),
+        parts.next().expect("program"),
+    );
+    let mut c = Command::new(program);
+    c.arg("60")
+        .kill_on_parent_death(true)
+        .no_new_privs(nnp)
+        .strategy(strategy);
+    match c.spawn() {
+        Err(e) if e.kind() == io::ErrorKind::Unsupported && strategy == Strategy::Clone3 => {
+            println!("CHILD none")
+        }
+        r => {
+            let child = r.unwrap_or_else(|e| panic!("{strategy}: {e}"));
+            println!("CHILD {}", child.id());
+            std::thread::sleep(Duration::from_secs(60));
+            drop(child);
+        }
+    }
+}
+
+const NOBODY: u32 = 65534;
+
+/// A set-user-ID-root copy of `sleep` in a folder nobody can enter, or why there is none.
+fn setuid_sleep() -> Result<(tempfile::TempDir, std::path::PathBuf), String> {
+    use std::os::unix::fs::PermissionsExt as _;
+    // SAFETY: geteuid cannot fail.
+    if unsafe { libc::geteuid() } != 0 {
+        return Err(String::from(
+            "not root: no set-user-ID-root program can be made",
+        ));
+    }
+    let path = std::env::var_os("PATH").unwrap_or_else(|| "/bin:/usr/bin".into());
+    let sleep = std::env::split_paths(&path)
+        .map(|dir| dir.join("sleep"))
+        .find(|p| p.is_file())
+        .ok_or_else(|| format!("no sleep on PATH ({path:?})"))?;
+    let dir = tempfile::tempdir().map_err(|e| format!("a temporary folder: {e}"))?;
+    let copy = dir.path().join("sleep");
+    std::fs::copy(&sleep, &copy).map_err(|e| format!("copy {}: {e}", sleep.display()))?;
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755))
+        .and_then(|()| std::fs::set_permissions(&copy, std::fs::Permissions::from_mode(0o4755)))
+        .map_err(|e| format!("chmod: {e}"))?;
+    Ok((dir, copy))
+}
+
+/// The effective uid of `pid` once it runs `program`, from /proc, or why it cannot be read.
+fn euid_after_exec(pid: &str, program: &std::path::Path) -> Result<u32, String> {
+    let exe = format!("/proc/{pid}/exe");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while std::fs::read_link(&exe).ok().as_deref() != Some(program) {
+        if std::time::Instant::now() > deadline {
+            return Err(format!("{exe} never named {}", program.display()));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .map_err(|e| format!("/proc/{pid}/status: {e}"))?;
+    let uids = status
+        .lines()
+        .find_map(|l| l.strip_prefix("Uid:"))
+        .ok_or("no Uid: line")?;
+    let euid = uids.split_whitespace().nth(1).ok_or("no effective uid")?;
+    euid.parse().map_err(|e| format!("{euid}: {e}"))
+}
+
+/// Across a set-user-ID exec (issue 31, item 5): a parent running as nobody spawns a child
+/// that execs a set-user-ID-root `sleep`, and the parent is then SIGKILLed. (The child's own
+/// `uid` would not do: setting ids needs a forked child, and `CLONE_PIDFD_AUTOKILL` clone3.) With `no_new_privs` the exec
+/// gains nothing and the option holds under every strategy: by `CLONE_PIDFD_AUTOKILL` where
+/// clone3 takes it (the kernel keeps it across every exec), by `PR_SET_PDEATHSIG` elsewhere
+/// (no credential changed, so the kernel keeps it). Without `no_new_privs` the fallback's
+/// documented weakness shows: the exec raises the effective uid, the kernel clears the
+/// parent-death signal, and the child outlives its parent (it is killed here).
+#[rstest]
+#[case(Strategy::Auto, true)]
+#[case(Strategy::Clone3, true)]
+#[case(Strategy::CloneVfork, true)]
+#[case(Strategy::Fork, true)]
+#[case(Strategy::Fork, false)]
+fn kill_on_parent_death_across_a_setuid_exec(#[case] strategy: Strategy, #[case] nnp: bool) {
+    if let Ok(spec) = std::env::var(SETUID_PARENT) {
+        return be_the_setuid_parent(&spec);
+    }
+    let (_dir, program) = match setuid_sleep() {
+        Ok(made) => made,
+        Err(why) => return println!("skipped: {why}"),
+    };
+    let name = std::thread::current()
+        .name()
+        .expect("a test name")
+        .to_string();
+    let mut parent = match std::process::Command::new(own_exe())
+        .args([name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
+        .env(
+            SETUID_PARENT,
+            format!("{strategy}:{nnp}:{}", program.display()),
+        )
+        .uid(NOBODY)
+        .gid(NOBODY)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+    {
+        Ok(parent) => parent,
+        Err(e) => return println!("skipped: this test binary cannot run as nobody: {e}"),
+    };
+    let mut lines = BufReader::new(parent.stdout.take().expect("stdout")).lines();
+    let pid = loop {
+        let line = lines
+            .next()
+            .expect("the parent's CHILD line")
+            .expect("read");
+        if let Some(at) = line.find("CHILD ") {
+            break line[at + "CHILD ".len()..].trim().to_string();
+        }
+    };
+    let end_parent = |mut parent: std::process::Child| {
+        parent.kill().expect("SIGKILL the parent");
+        let status = parent.wait().expect("wait for the parent");
+        assert_eq!(status.signal(), Some(libc::SIGKILL), "{status:?}");
+    };
+    if pid == "none" {
+        end_parent(parent);
+        return println!("skipped: clone3 refused here");
+    }
+    let fd = watch(pid.parse().expect("a pid"));
+    let euid = match euid_after_exec(&pid, &program) {
+        Ok(euid) => euid,
+        Err(why) => {
+            end_parent(parent);
+            // SAFETY: a signal to the child this test made (it may be gone already).
+            unsafe { libc::kill(pid.parse().unwrap(), libc::SIGKILL) };
+            return println!("skipped: the child's credentials cannot be read: {why}");
+        }
+    };
+    if nnp {
+        assert_eq!(
+            euid, NOBODY,
+            "{strategy}: no_new_privs, yet the exec raised the uid"
+        );
+    } else if euid != 0 {
+        end_parent(parent);
+        // SAFETY: as above.
+        unsafe { libc::kill(pid.parse().unwrap(), libc::SIGKILL) };
+        return println!("skipped: the set-user-ID bit did not raise the uid (a nosuid mount?)");
+    }
+    assert!(!ends_within(&fd, 0), "{strategy}: the child ended early");
+    end_parent(parent);
+    if nnp {
+        assert!(
+            ends_within(&fd, 10_000),
+            "{strategy}: the child outlived its SIGKILLed parent after a set-user-ID exec"
+        );
+    } else {
+        let outlived = !ends_within(&fd, 2_000);
+        // SAFETY: as above.
+        unsafe { libc::kill(pid.parse().unwrap(), libc::SIGKILL) };
+        assert!(
+            outlived,
+            "{strategy}: the parent-death signal held across a set-user-ID exec: the docs \
+             (Command::kill_on_parent_death) say the kernel clears it"
+        );
+    }
 }
