@@ -348,6 +348,15 @@ fn euid_after_exec(pid: &str, program: &std::path::Path) -> Result<u32, String> 
     euid.parse().map_err(|e| format!("{euid}: {e}"))
 }
 
+/// Says why a test skips on stderr, past libtest's capture, so a guest's console log shows
+/// it.
+fn skip(why: &str) {
+    use std::io::Write as _;
+    let thread = std::thread::current();
+    let name = thread.name().unwrap_or("?");
+    let _ = writeln!(std::io::stderr(), "skipped: {name}: {why}");
+}
+
 /// Across a set-user-ID exec (issue 31, item 5): a parent running as nobody spawns a child
 /// that execs a set-user-ID-root `sleep`, and the parent is then SIGKILLed. (The child's own
 /// `uid` would not do: setting ids needs a forked child, and `CLONE_PIDFD_AUTOKILL` clone3.) With `no_new_privs` the exec
@@ -368,7 +377,7 @@ fn kill_on_parent_death_across_a_setuid_exec(#[case] strategy: Strategy, #[case]
     }
     let (_dir, program) = match setuid_sleep() {
         Ok(made) => made,
-        Err(why) => return println!("skipped: {why}"),
+        Err(why) => return skip(&why),
     };
     let name = std::thread::current()
         .name()
@@ -386,7 +395,7 @@ fn kill_on_parent_death_across_a_setuid_exec(#[case] strategy: Strategy, #[case]
         .spawn()
     {
         Ok(parent) => parent,
-        Err(e) => return println!("skipped: this test binary cannot run as nobody: {e}"),
+        Err(e) => return skip(&format!("this test binary cannot run as nobody: {e}")),
     };
     let mut lines = BufReader::new(parent.stdout.take().expect("stdout")).lines();
     let pid = loop {
@@ -405,7 +414,7 @@ fn kill_on_parent_death_across_a_setuid_exec(#[case] strategy: Strategy, #[case]
     };
     if pid == "none" {
         end_parent(parent);
-        return println!("skipped: clone3 refused here");
+        return skip("clone3 refused here");
     }
     let fd = watch(pid.parse().expect("a pid"));
     let euid = match euid_after_exec(&pid, &program) {
@@ -414,7 +423,7 @@ fn kill_on_parent_death_across_a_setuid_exec(#[case] strategy: Strategy, #[case]
             end_parent(parent);
             // SAFETY: a signal to the child this test made (it may be gone already).
             unsafe { libc::kill(pid.parse().unwrap(), libc::SIGKILL) };
-            return println!("skipped: the child's credentials cannot be read: {why}");
+            return skip(&format!("the child's credentials cannot be read: {why}"));
         }
     };
     if nnp {
@@ -426,7 +435,7 @@ fn kill_on_parent_death_across_a_setuid_exec(#[case] strategy: Strategy, #[case]
         end_parent(parent);
         // SAFETY: as above.
         unsafe { libc::kill(pid.parse().unwrap(), libc::SIGKILL) };
-        return println!("skipped: the set-user-ID bit did not raise the uid (a nosuid mount?)");
+        return skip("the set-user-ID bit did not raise the uid (a nosuid mount?)");
     }
     assert!(!ends_within(&fd, 0), "{strategy}: the child ended early");
     end_parent(parent);
