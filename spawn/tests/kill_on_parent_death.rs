@@ -29,7 +29,12 @@ fn strategy_named(name: &str) -> Strategy {
 /// A `sleep 60` with the option (and `no_new_privs` when `nnp`), or `None` (printed) where
 /// this kernel refuses a forced clone3.
 fn sleeper(strategy: Strategy, nnp: bool) -> Option<Child> {
-    let mut c = Command::new("sleep");
+    sleeper_running("sleep", strategy, nnp)
+}
+
+/// [`sleeper`] with `program` as its `sleep`.
+fn sleeper_running(program: &str, strategy: Strategy, nnp: bool) -> Option<Child> {
+    let mut c = Command::new(program);
     c.arg("60")
         .kill_on_parent_death(true)
         .no_new_privs(nnp)
@@ -144,17 +149,55 @@ fn kill_on_parent_death_kills_the_child_when_its_child_is_dropped(#[case] strate
     );
 }
 
-/// The parent, in a re-executed copy: spawns `sleep 60` with the option, prints its pid,
-/// and waits to be killed.
+/// The parent, in a re-executed copy: spawns `sleep 60` (or the program the spec names) with
+/// the option, prints its pid, and waits to be killed. `spec`: `strategy:nnp[:program]`.
 fn be_the_parent(spec: &str) {
-    let (strategy, nnp) = spec.split_once(':').expect("strategy:nnp");
-    let child = sleeper(strategy_named(strategy), nnp == "true");
+    let mut parts = spec.splitn(3, ':');
+    let strategy = strategy_named(parts.next().expect("strategy"));
+    let nnp = parts.next() == Some("true");
+    let child = sleeper_running(parts.next().unwrap_or("sleep"), strategy, nnp);
     match &child {
         Some(c) => println!("CHILD {}", c.id()),
         None => println!("CHILD none"),
     }
     std::thread::sleep(Duration::from_secs(60));
     drop(child);
+}
+
+/// Starts this test again as the parent (`PARENT` = `spec`; as nobody when `as_nobody`) and
+/// reads the pid it prints: the parent, and its child's pid or `none` (clone3 refused).
+fn start_parent(spec: &str, as_nobody: bool) -> io::Result<(std::process::Child, String)> {
+    let name = std::thread::current()
+        .name()
+        .expect("a test name")
+        .to_string();
+    let mut cmd = std::process::Command::new(own_exe());
+    cmd.args([name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
+        .env(PARENT, spec)
+        .stdout(std::process::Stdio::piped());
+    if as_nobody {
+        cmd.uid(NOBODY).gid(NOBODY);
+    }
+    let mut parent = cmd.spawn()?;
+    let mut lines = BufReader::new(parent.stdout.take().expect("stdout")).lines();
+    let pid = loop {
+        let line = lines
+            .next()
+            .expect("the parent's CHILD line")
+            .expect("read");
+        // libtest's "test NAME ... " comes first on the same line.
+        if let Some(at) = line.find("CHILD ") {
+            break line[at + "CHILD ".len()..].trim().to_string();
+        }
+    };
+    Ok((parent, pid))
+}
+
+/// SIGKILLs the parent and checks that SIGKILL is what ended it (`what`: the case).
+fn sigkill(mut parent: std::process::Child, what: &str) {
+    parent.kill().expect("SIGKILL the parent");
+    let status = parent.wait().expect("wait for the parent");
+    assert_eq!(status.signal(), Some(libc::SIGKILL), "{what}: {status:?}");
 }
 
 #[rstest]
@@ -170,27 +213,7 @@ fn kill_on_parent_death_kills_the_child_when_the_parent_is_sigkilled(
     if let Ok(spec) = std::env::var(PARENT) {
         return be_the_parent(&spec);
     }
-    let name = std::thread::current()
-        .name()
-        .expect("a test name")
-        .to_string();
-    let mut parent = std::process::Command::new(own_exe())
-        .args([name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
-        .env(PARENT, format!("{strategy}:{nnp}"))
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("the parent");
-    let mut lines = BufReader::new(parent.stdout.take().expect("stdout")).lines();
-    let pid = loop {
-        let line = lines
-            .next()
-            .expect("the parent's CHILD line")
-            .expect("read");
-        // libtest's "test NAME ... " comes first on the same line.
-        if let Some(at) = line.find("CHILD ") {
-            break line[at + "CHILD ".len()..].trim().to_string();
-        }
-    };
+    let (mut parent, pid) = start_parent(&format!("{strategy}:{nnp}"), false).expect("the parent");
     if pid == "none" {
         let _ = parent.kill();
         let _ = parent.wait();
@@ -198,13 +221,7 @@ fn kill_on_parent_death_kills_the_child_when_the_parent_is_sigkilled(
     }
     let fd = watch(pid.parse().expect("a pid"));
     assert!(!ends_within(&fd, 0), "{strategy}: the child ended early");
-    parent.kill().expect("SIGKILL the parent");
-    let status = parent.wait().expect("wait for the parent");
-    assert_eq!(
-        status.signal(),
-        Some(libc::SIGKILL),
-        "{strategy}: {status:?}"
-    );
+    sigkill(parent, &strategy.to_string());
     assert!(
         ends_within(&fd, 10_000),
         "{strategy}: the child outlived its SIGKILLed parent"
@@ -272,37 +289,7 @@ fn kill_on_parent_death_is_refused_by_exec() {
     assert_eq!(err.kind(), io::ErrorKind::Unsupported, "{err}");
 }
 
-/// The environment variable that makes a re-executed copy the parent of a child that execs a
-/// set-user-ID program: `strategy:nnp:program`.
-const SETUID_PARENT: &str = "SPAWNMATRIX_KILL_ON_PARENT_DEATH_SETUID_PARENT";
-
-/// The parent, in a re-executed copy started as nobody: spawns `program 60` with the option,
-/// prints its pid, and waits to be killed.
-fn be_the_setuid_parent(spec: &str) {
-    let mut parts = spec.splitn(3, ':');
-    let (strategy, nnp, program) = (
-        strategy_named(parts.next().expect("strategy")),
-        parts.next() == Some("true"),
-        parts.next().expect("program"),
-    );
-    let mut c = Command::new(program);
-    c.arg("60")
-        .kill_on_parent_death(true)
-        .no_new_privs(nnp)
-        .strategy(strategy);
-    match c.spawn() {
-        Err(e) if e.kind() == io::ErrorKind::Unsupported && strategy == Strategy::Clone3 => {
-            println!("CHILD none")
-        }
-        r => {
-            let child = r.unwrap_or_else(|e| panic!("{strategy}: {e}"));
-            println!("CHILD {}", child.id());
-            std::thread::sleep(Duration::from_secs(60));
-            drop(child);
-        }
-    }
-}
-
+/// The uid and gid a parent runs as when it must not be root.
 const NOBODY: u32 = 65534;
 
 /// A set-user-ID-root copy of `sleep` in a folder nobody can enter, or why there is none.
@@ -359,8 +346,8 @@ fn skip(why: &str) {
 
 /// Across a set-user-ID exec (issue 31, item 5): a parent running as nobody spawns a child
 /// that execs a set-user-ID-root `sleep`, and the parent is then SIGKILLed. (The child's own
-/// `uid` would not do: setting ids needs a forked child, and `CLONE_PIDFD_AUTOKILL` clone3.) With `no_new_privs` the exec
-/// gains nothing and the option holds under every strategy: by `CLONE_PIDFD_AUTOKILL` where
+/// `uid` would not do: setting ids needs a forked child, and `CLONE_PIDFD_AUTOKILL` clone3.)
+/// With `no_new_privs` the exec gains nothing and the option holds under every strategy: by `CLONE_PIDFD_AUTOKILL` where
 /// clone3 takes it (the kernel keeps it across every exec), by `PR_SET_PDEATHSIG` elsewhere
 /// (no credential changed, so the kernel keeps it). Without `no_new_privs` the fallback's
 /// documented weakness shows: the exec raises the effective uid, the kernel clears the
@@ -372,57 +359,33 @@ fn skip(why: &str) {
 #[case(Strategy::Fork, true)]
 #[case(Strategy::Fork, false)]
 fn kill_on_parent_death_across_a_setuid_exec(#[case] strategy: Strategy, #[case] nnp: bool) {
-    if let Ok(spec) = std::env::var(SETUID_PARENT) {
-        return be_the_setuid_parent(&spec);
+    if let Ok(spec) = std::env::var(PARENT) {
+        return be_the_parent(&spec);
     }
     let (_dir, program) = match setuid_sleep() {
         Ok(made) => made,
         Err(why) => return skip(&why),
     };
-    let name = std::thread::current()
-        .name()
-        .expect("a test name")
-        .to_string();
-    let mut parent = match std::process::Command::new(own_exe())
-        .args([name.as_str(), "--exact", "--nocapture", "--test-threads=1"])
-        .env(
-            SETUID_PARENT,
-            format!("{strategy}:{nnp}:{}", program.display()),
-        )
-        .uid(NOBODY)
-        .gid(NOBODY)
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-    {
-        Ok(parent) => parent,
+    let spec = format!("{strategy}:{nnp}:{}", program.display());
+    let (parent, pid) = match start_parent(&spec, true) {
+        Ok(started) => started,
         Err(e) => return skip(&format!("this test binary cannot run as nobody: {e}")),
     };
-    let mut lines = BufReader::new(parent.stdout.take().expect("stdout")).lines();
-    let pid = loop {
-        let line = lines
-            .next()
-            .expect("the parent's CHILD line")
-            .expect("read");
-        if let Some(at) = line.find("CHILD ") {
-            break line[at + "CHILD ".len()..].trim().to_string();
-        }
-    };
-    let end_parent = |mut parent: std::process::Child| {
-        parent.kill().expect("SIGKILL the parent");
-        let status = parent.wait().expect("wait for the parent");
-        assert_eq!(status.signal(), Some(libc::SIGKILL), "{status:?}");
-    };
+    let what = strategy.to_string();
     if pid == "none" {
-        end_parent(parent);
+        sigkill(parent, &what);
         return skip("clone3 refused here");
     }
     let fd = watch(pid.parse().expect("a pid"));
+    let kill_child = || {
+        // SAFETY: a signal to the child this test made (it may be gone already).
+        unsafe { libc::kill(pid.parse().expect("a pid"), libc::SIGKILL) };
+    };
     let euid = match euid_after_exec(&pid, &program) {
         Ok(euid) => euid,
         Err(why) => {
-            end_parent(parent);
-            // SAFETY: a signal to the child this test made (it may be gone already).
-            unsafe { libc::kill(pid.parse().unwrap(), libc::SIGKILL) };
+            sigkill(parent, &what);
+            kill_child();
             return skip(&format!("the child's credentials cannot be read: {why}"));
         }
     };
@@ -432,13 +395,12 @@ fn kill_on_parent_death_across_a_setuid_exec(#[case] strategy: Strategy, #[case]
             "{strategy}: no_new_privs, yet the exec raised the uid"
         );
     } else if euid != 0 {
-        end_parent(parent);
-        // SAFETY: as above.
-        unsafe { libc::kill(pid.parse().unwrap(), libc::SIGKILL) };
+        sigkill(parent, &what);
+        kill_child();
         return skip("the set-user-ID bit did not raise the uid (a nosuid mount?)");
     }
     assert!(!ends_within(&fd, 0), "{strategy}: the child ended early");
-    end_parent(parent);
+    sigkill(parent, &what);
     if nnp {
         assert!(
             ends_within(&fd, 10_000),
@@ -446,8 +408,7 @@ fn kill_on_parent_death_across_a_setuid_exec(#[case] strategy: Strategy, #[case]
         );
     } else {
         let outlived = !ends_within(&fd, 2_000);
-        // SAFETY: as above.
-        unsafe { libc::kill(pid.parse().unwrap(), libc::SIGKILL) };
+        kill_child();
         assert!(
             outlived,
             "{strategy}: the parent-death signal held across a set-user-ID exec: the docs \
