@@ -14,7 +14,7 @@
 
 use super::{current, problem, section, Check, Problem};
 use crate::matrix::model::{Evidence, Value};
-use crate::matrix::summary::Summary;
+use crate::matrix::summary::{source_key, Summary};
 
 /// Phrases that name several rows at once, and the rows they name.
 const GROUPS: &[(&str, &[&str])] = &[
@@ -78,11 +78,7 @@ pub(super) fn check(s: &Summary, out: &mut Vec<Problem>) {
             {
                 continue;
             }
-            let keys: Vec<&str> = a
-                .sources
-                .iter()
-                .map(|t| t.split(':').next().unwrap_or(t))
-                .collect();
+            let keys: Vec<&str> = a.sources.iter().map(|t| source_key(t)).collect();
             out.push(problem(
                 Check::CitationMissesRow,
                 &a.family,
@@ -149,10 +145,13 @@ fn stem(id: &str, symbol: &str) -> Option<String> {
     Some(s.to_string())
 }
 
+/// The characters of the spellings [`words`] expands, which a word may contain.
+const SPELLING: &str = "{},()[]";
+
 /// The words of `text`, with `a{b,c}`, `a(b)` and `a[b]` expanded to every spelling.
 fn words(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let is_word = |c: char| c.is_ascii_alphanumeric() || "_{},()[]".contains(c);
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || SPELLING.contains(c);
     for raw in text.split(|c: char| !is_word(c)).filter(|w| !w.is_empty()) {
         let mut todo = vec![raw.to_string()];
         while let Some(w) = todo.pop() {
@@ -170,11 +169,11 @@ fn words(text: &str) -> Vec<String> {
                     todo.push(format!("{}{inner}{}", &w[..open], &w[close + 1..]));
                     todo.push(format!("{}{}", &w[..open], &w[close + 1..]));
                 } else {
-                    todo.extend(w.split(|c: char| "{},()[]".contains(c)).map(str::to_string));
+                    todo.extend(w.split(|c: char| SPELLING.contains(c)).map(str::to_string));
                 }
             } else {
                 out.extend(
-                    w.split(|c: char| "{},()[]".contains(c))
+                    w.split(|c: char| SPELLING.contains(c))
                         .filter(|p| !p.is_empty())
                         .map(str::to_string),
                 );
